@@ -1,0 +1,10 @@
+"""Built-in strategies for welcometo_sim, one module each.
+
+`BUILTIN` maps each registered name to its 'module:Class'; installed packages
+add names through the entry-point group ``welcometo_sim.strategies``.
+"""
+
+BUILTIN: dict[str, str] = {
+    "random": "strategies.random:RandomStrategy",
+    "greedy": "strategies.greedy:GreedyStrategy",
+}

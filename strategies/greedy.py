@@ -1,0 +1,84 @@
+"""`greedy`: one-ply search on a simple evaluation of the own sheet.
+
+For every legal play it writes the number on a copy of the sheet and scores
+the result; for the best few plays (`shortlist`) it also tries every use of
+the effect. The evaluation is the score the sheet would have now plus a small
+estimate of potential, each term weighted by `weights`:
+
+- `points`: current score (temps valued at `weights.temp` each);
+- `estate_potential`: unfinished fenced runs of 1..6 houses, by how built they are;
+- `flexibility`: empty houses that can still take a number (refusal risk);
+- `plan_progress`: share of each open plan's estates already on the sheet.
+"""
+
+from __future__ import annotations
+
+from welcometo_sim.evaluation import estate_potential, flexibility, plan_progress, points_now
+from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
+                                    apply_play, effect_options)
+
+
+class GreedyStrategy(Strategy):
+    name = "greedy"
+    defaults = {
+        "weights": {
+            "points": 1.0,
+            "temp": 0.5,
+            "estate_potential": 0.5,
+            "flexibility": 1.5,
+            "plan_progress": 0.5,
+        },
+        "shortlist": 4,
+    }
+
+    def __init__(self, rng, params=None) -> None:
+        super().__init__(rng, params)
+        self._planned_effect: Effect | None = None
+
+    def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
+        w = self.params["weights"]
+        return (
+            w["points"] * points_now(sheet, w["temp"])
+            + w["estate_potential"] * estate_potential(sheet)
+            + w["flexibility"] * flexibility(sheet)
+            + w["plan_progress"] * plan_progress(sheet, view.plans, view.plan_first_turn)
+        )
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        scored = []
+        for index, play in enumerate(plays):
+            if play is not None:
+                after = view.sheet.copy()
+                apply_play(after, play)
+                scored.append((self.evaluate(after, view), -index, play, after))
+        scored.sort(key=lambda item: item[:2], reverse=True)
+        best_value, best_play, best_effect = float("-inf"), None, None
+        for value, _, play, after in scored[: self.params["shortlist"]]:
+            effect, value = self._best_effect(view, play, after, value)
+            if value > best_value:
+                best_value, best_play, best_effect = value, play, effect
+        if None in plays:
+            refused = view.sheet.copy()
+            refused.refusals += 1
+            if self.evaluate(refused, view) > best_value:
+                return None
+        self._planned_effect = best_effect
+        return best_play
+
+    def _best_effect(self, view: PlayerView, play: Play, after: Sheet,
+                     value: float) -> tuple[Effect | None, float]:
+        """The effect use (or None) that evaluates best after the play, and its value."""
+        best: Effect | None = None
+        if play.temp:
+            return best, value
+        for effect in effect_options(after, view.offers[play.offer], play):
+            trial = after.copy()
+            apply_effect(trial, effect)
+            effect_value = self.evaluate(trial, view)
+            if effect_value > value:
+                best, value = effect, effect_value
+        return best, value
+
+    def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
+        planned, self._planned_effect = self._planned_effect, None
+        return planned if planned in options else None

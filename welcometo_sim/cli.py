@@ -1,0 +1,223 @@
+"""The `wtsim` command line: thin commands over the library.
+
+Exit codes: 0 success, 2 bad input (config, option, file), 3 a strategy
+raised or answered illegally (finished results are kept).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+import pandas as pd
+
+from .analysis.tables import summary_tables
+from .api import execute, resolve_spec
+from .config import ConfigError
+from .rules.game import StrategyError
+from .rules.replay import ReplayError, replay, verify
+from .rules.sheet import render_sheet
+from .sim.results import ResultsError, read_table
+from .strategy import StrategyLoadError, builtin_strategies, load_strategy
+
+EXIT_USER_ERROR = 2
+EXIT_STRATEGY_ERROR = 3
+USER_ERRORS = (ConfigError, StrategyLoadError, ResultsError, ReplayError)
+
+
+class UserError(click.ClickException):
+    exit_code = EXIT_USER_ERROR
+
+
+def fail(message: str) -> None:
+    raise UserError(message)
+
+
+def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -> None:
+    if as_json:
+        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    for name, table in tables.items():
+        if as_csv:
+            click.echo(f"# {name}")
+            click.echo(table.to_csv(float_format="%.4g"), nl=False)
+        else:
+            click.echo(f"\n{name}")
+            click.echo(table.to_string(float_format=lambda v: f"{v:.2f}"))
+
+
+def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:
+    if quiet or not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+    return bar.update, bar
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="welcometo-sim", prog_name="wtsim")
+def cli() -> None:
+    """Tournament simulator for the board game Welcome To…
+
+    Run seeded games between strategies, write result tables, and print
+    score distributions. `wtsim COMMAND --help` explains each command.
+    """
+
+
+@cli.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (overrides the config).")
+@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed (overrides the config).")
+@click.option("--jobs", "-j", type=int, help="Worker processes; -1 uses every core (overrides the config).")
+@click.option("--chunk-size", type=click.IntRange(min=1), help="Games per task sent to a worker.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Output folder (default results/<name>-<timestamp>/).")
+@click.option("--records", is_flag=True, help="Also write records.jsonl, one full game record per line.")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), help="Result table format (default parquet when pyarrow is installed, else csv).")
+@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True, help="Group the printed tables by.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; errors only.")
+def run(config: str | None, games: int | None, seed: int | None, jobs: int | None,
+        chunk_size: int | None, out: str | None, records: bool, fmt: str | None, by: str,
+        quiet: bool) -> None:
+    """Play games from CONFIG (default: the bundled configs/base.yaml) and write the results.
+
+    \b
+    Examples:
+      wtsim run
+      wtsim run configs/base.yaml --games 2000 --seed 7 --jobs 2
+      wtsim run --games 100 --records --out results/try --quiet
+    """
+    if jobs == 0:
+        fail("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
+    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size)
+    progress, bar = _make_progress(spec.games, quiet)
+    try:
+        output = execute(spec, out, records=records, fmt=fmt, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not quiet:
+        m = output.manifest
+        click.echo(f"{spec.games} games in {m['wall_seconds']:.1f} s ({m['games_per_second']} games/s), "
+                   f"seed {spec.seed}; results in {output.folder}")
+        print_tables(summary_tables(output.frame, by), as_csv=False, as_json=False)
+
+
+@cli.command()
+@click.argument("results_dir", type=click.Path())
+@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True)
+@click.option("--csv", "as_csv", is_flag=True, help="Print the tables as CSV (each after a '# name' line).")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
+def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
+    """Print the tables of a finished run again, from its saved files."""
+    if as_csv and as_json:
+        fail("--csv and --json: choose one")
+    frame = read_table(results_dir)
+    print_tables(summary_tables(frame, by), as_csv, as_json)
+
+
+def _read_record(path: str, game: int) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    fail(f"{path}:{line_no}: not valid JSON: {exc.msg}")
+                if isinstance(record, dict) and record.get("game") == game:
+                    return record
+    except OSError as exc:
+        fail(f"{path}: cannot read: {exc.strerror}")
+    fail(f"{path}: no record of game {game}")
+    raise AssertionError  # unreachable
+
+
+@cli.command()
+@click.argument("records", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", type=int, required=True, help="Game index (the record's `game` field).")
+@click.option("--turn", "-t", type=click.IntRange(min=0), help="Show the sheets after this turn (default: the end).")
+def show(records: str, game: int, turn: int | None) -> None:
+    """Render the sheets of a recorded game as text, at its end or after a turn."""
+    record = _read_record(records, game)
+    state = replay(record, until_turn=turn)
+    plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
+    click.echo(f"game {record['game']} (seed {record['seed']}), turn {state.turn}; plans: {plans}")
+    for seat, sheet in enumerate(state.sheets):
+        player = record["players"][seat]
+        click.echo(f"\nseat {seat}: {player['name']} ({player['strategy']})")
+        click.echo(render_sheet(sheet))
+    if turn is None or turn >= record["end"]["turn"]:
+        click.echo(f"\nend after turn {record['end']['turn']}: {', '.join(record['end']['reasons'])}")
+        for entry in record["final"]:
+            parts = " ".join(f"{k}={v}" for k, v in entry["score"].items() if k != "total")
+            click.echo(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} ({parts})")
+
+
+@cli.command(name="verify")
+@click.argument("records", type=click.Path(dir_okay=False))
+def verify_cmd(records: str) -> None:
+    """Replay every record of a records.jsonl file and check its final scores."""
+    bad = checked = 0
+    try:
+        with open(records, encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    problems = verify(json.loads(line))
+                except (json.JSONDecodeError, AttributeError) as exc:
+                    problems = [f"not a game record: {exc}"]
+                checked += 1
+                for problem in problems:
+                    click.echo(f"{records}:{line_no}: {problem}")
+                bad += bool(problems)
+    except OSError as exc:
+        fail(f"{records}: cannot read: {exc.strerror}")
+    click.echo(f"{checked} records checked, {bad} with problems")
+    if bad:
+        sys.exit(1)
+
+
+@cli.command()
+def strategies() -> None:
+    """List the registered strategies and their parameters."""
+    for name, ref in sorted(builtin_strategies().items()):
+        try:
+            cls = load_strategy(name)
+        except StrategyLoadError as exc:
+            click.echo(f"{name}: cannot load ({exc})")
+            continue
+        summary = (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()
+        click.echo(f"{name}  ({ref})  {summary[0] if summary else ''}")
+        if cls.defaults:
+            click.echo(f"    params: {json.dumps(cls.defaults)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="wtsim", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("wtsim: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"wtsim: error: {exc.format_message()}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except USER_ERRORS as exc:
+        click.echo(f"wtsim: error: {exc}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except StrategyError as exc:
+        click.echo(f"wtsim: strategy error: {exc}", err=True)
+        sys.exit(EXIT_STRATEGY_ERROR)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""Run configurations: the YAML schema, its defaults, and one-line errors.
+
+A config file looks like::
+
+    name: base
+    games: 1000
+    seed: 1
+    jobs: 1
+    variant: {advanced: false, expert: false, solo: false, board: base}
+    players:
+      - strategy: greedy
+        name: greedy-a
+        params: {weights: {flexibility: 2.0}}
+      - strategy: random
+
+Every problem is reported as one :class:`ConfigError` line naming the file and
+the key, e.g. ``configs/x.yaml: players[1].strategy: unknown strategy 'gredy'``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .rules.data import DEFAULT_DATA
+from .rules.variant import Variant, VariantError
+from .strategy import StrategyLoadError, StrategySpec, parse_strategy
+
+DEFAULT_CONFIG_NAME = "base.yaml"
+TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players"}
+VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
+PLAYER_KEYS = {"strategy", "name", "params"}
+
+
+class ConfigError(ValueError):
+    """A configuration problem, already phrased as one line for the user."""
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    name: str
+    strategy: StrategySpec
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A fully validated run: what to play, how many games, from which seed."""
+
+    name: str
+    players: tuple[PlayerConfig, ...]
+    variant: Variant = field(default_factory=Variant)
+    plans: tuple[str | None, ...] = (None, None, None)
+    games: int = 1000
+    seed: int = 0
+    jobs: int = 1
+    chunk_size: int | None = None
+    source: str = "<dict>"
+
+    def with_overrides(self, **changes: Any) -> "RunSpec":
+        """A copy with some fields replaced (values of None are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def to_dict(self) -> dict:
+        """The config as resolved, in the YAML schema (written next to results)."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "chunk_size": self.chunk_size,
+            "variant": {**self.variant.to_record(), "plans": list(self.plans)},
+            "players": [
+                {"name": p.name, "strategy": p.strategy.ref, "params": p.strategy.params}
+                for p in self.players
+            ],
+        }
+
+
+def default_config_path() -> Path:
+    """The bundled default config, shipped inside the package."""
+    return Path(str(resources.files("welcometo_sim") / "configs" / DEFAULT_CONFIG_NAME))
+
+
+def load_config(path: str | os.PathLike | None = None) -> RunSpec:
+    """Read and validate a YAML config file (the bundled default when None)."""
+    path = Path(path) if path is not None else default_config_path()
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{where}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{where}: cannot read: {exc}") from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{where}:{at}: malformed YAML: {problem}") from None
+    return parse_config(raw, where, default_name=path.stem)
+
+
+def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -> RunSpec:
+    """Validate a config mapping (as loaded from YAML) into a RunSpec."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: the config must be a mapping of keys, got {type(raw).__name__}")
+    _check_keys(raw, TOP_KEYS, where, "")
+    name = raw.get("name", default_name)
+    if not isinstance(name, str) or not name.strip() or "/" in name:
+        raise ConfigError(f"{where}: name: must be a non-empty string without '/'")
+    variant, plans = _parse_variant(raw.get("variant", {}), where)
+    players = _parse_players(raw.get("players"), where)
+    try:
+        variant.check(len(players))
+    except VariantError as exc:
+        raise ConfigError(f"{where}: variant: {exc}") from None
+    return RunSpec(
+        name=name,
+        players=players,
+        variant=variant,
+        plans=plans,
+        games=_int(raw, "games", where, 1000, minimum=1),
+        seed=_int(raw, "seed", where, 0, minimum=0),
+        jobs=_int(raw, "jobs", where, 1, minimum=-64),
+        chunk_size=_int(raw, "chunk_size", where, None, minimum=1),
+        source=where,
+    )
+
+
+def _check_keys(mapping: dict, allowed: set[str], where: str, prefix: str) -> None:
+    for key in mapping:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise ConfigError(f"{where}: {prefix}{key}: unknown key (known: {known})")
+
+
+def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> Any:
+    value = raw.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{where}: {key}: must be an integer, got {value!r}")
+    if value < minimum:
+        raise ConfigError(f"{where}: {key}: must be at least {minimum}, got {value}")
+    if key == "jobs" and value == 0:
+        raise ConfigError(f"{where}: jobs: must not be 0 (use 1, N, or -1 for all cores)")
+    return value
+
+
+def _parse_variant(raw: Any, where: str) -> tuple[Variant, tuple[str | None, ...]]:
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: variant: must be a mapping")
+    _check_keys(raw, VARIANT_KEYS, where, "variant.")
+    flags = {}
+    for key in ("advanced", "expert", "solo"):
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: variant.{key}: must be true or false, got {value!r}")
+        flags[key] = value
+    board = raw.get("board", "base")
+    if not isinstance(board, str):
+        raise ConfigError(f"{where}: variant.board: must be a board name, got {board!r}")
+    variant = Variant(board=board, **flags)
+    plans = _parse_plans(raw.get("plans"), variant, where)
+    return variant, plans
+
+
+def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ...]:
+    """Fixed plan ids per deck (null: drawn at random), checked against the decks."""
+    if raw is None:
+        return (None, None, None)
+    if not isinstance(raw, list) or len(raw) != 3:
+        raise ConfigError(f"{where}: variant.plans: must be a list of 3 plan ids (null for random)")
+    for deck, plan_id in enumerate(raw, start=1):
+        if plan_id is None:
+            continue
+        ids = [p.id for p in variant.plan_deck(deck)]
+        if plan_id not in ids:
+            raise ConfigError(
+                f"{where}: variant.plans[{deck - 1}]: {plan_id!r} is not a plan of deck {deck} "
+                f"(known: {', '.join(ids)})"
+            )
+    return tuple(raw)
+
+
+def _parse_players(raw: Any, where: str) -> tuple[PlayerConfig, ...]:
+    if raw is None:
+        raise ConfigError(f"{where}: players: missing (a list of 1 to 12 players)")
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError(f"{where}: players: must be a non-empty list")
+    players = []
+    taken: set[str] = set()
+    for index, entry in enumerate(raw):
+        at = f"players[{index}]"
+        if isinstance(entry, str):
+            entry = {"strategy": entry}
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: {at}: must be a strategy name or a mapping")
+        _check_keys(entry, PLAYER_KEYS, where, at + ".")
+        ref = entry.get("strategy")
+        if not isinstance(ref, str) or not ref:
+            raise ConfigError(f"{where}: {at}.strategy: missing or not a string")
+        params = entry.get("params") or {}
+        if not isinstance(params, dict):
+            raise ConfigError(f"{where}: {at}.params: must be a mapping")
+        try:
+            spec = parse_strategy(ref, params)
+        except StrategyLoadError as exc:
+            raise ConfigError(f"{where}: {at}.strategy: {exc}") from None
+        name = entry.get("name") or spec.ref
+        if not isinstance(name, str):
+            raise ConfigError(f"{where}: {at}.name: must be a string")
+        players.append(PlayerConfig(_unique(name, taken), spec))
+    return tuple(players)
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    """Display names must differ; repeats get -2, -3, ... appended."""
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}-{n}"
+    taken.add(candidate)
+    return candidate
+
+
+def players_from_refs(refs: list[str]) -> tuple[PlayerConfig, ...]:
+    """Players from command-line strategy references, e.g. ['greedy', 'random']."""
+    try:
+        return _parse_players(list(refs), "--player")
+    except ConfigError:
+        raise
+
+
+__all__ = ["ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
+           "default_config_path", "players_from_refs", "DEFAULT_DATA"]

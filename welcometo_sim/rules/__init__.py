@@ -1,0 +1,1 @@
+"""The rules of Welcome To…: pure Python, no I/O, nothing from the rest of the package."""

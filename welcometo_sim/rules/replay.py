@@ -1,0 +1,149 @@
+"""Replaying a game record (RECORDS.md §1) without any strategy.
+
+Every recorded action is checked against the legal options the engine would
+have offered, then applied with the same functions the game uses; the
+recomputed scores and ranks must equal the record's `final` block. This is
+what makes every score explainable from the record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .data import DEFAULT_DATA, PlanSpec
+from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
+from .plans import PlanClaim, apply_claim, claim_options
+from .game import settle_plans
+from .scoring import rank_key, ranks, score_game
+from .sheet import Sheet
+from .variant import Variant
+
+
+class ReplayError(ValueError):
+    """The record holds an action the rules do not allow, or is malformed."""
+
+
+@dataclass
+class ReplayState:
+    """Sheets and plan status after replaying a record up to some turn."""
+
+    variant: Variant
+    plans: tuple[PlanSpec, ...]
+    sheets: list[Sheet]
+    turn: int = 0
+    first_turn: list[int | None] = field(default_factory=lambda: [None, None, None])
+
+
+def _variant(record: dict) -> Variant:
+    spec = record.get("variant") or {}
+    return Variant(advanced=bool(spec.get("advanced")), expert=bool(spec.get("expert")),
+                   solo=bool(spec.get("solo")), board=spec.get("board", "base"))
+
+
+def _plans(record: dict, variant: Variant) -> tuple[PlanSpec, ...]:
+    plans = []
+    for entry in record["plans"]:
+        try:
+            spec = variant.data.plan(entry["id"])
+        except KeyError:
+            raise ReplayError(f"unknown plan id {entry['id']!r}") from None
+        high, low = entry.get("points", spec.points)
+        plans.append(PlanSpec(spec.id, spec.deck, spec.kind, (int(high), int(low)), spec.estates))
+    return tuple(plans)
+
+
+def _effect(entry: dict) -> Effect:
+    kind = entry["kind"]
+    if kind == "surveyor":
+        return Effect(kind, entry["street"], entry["fence"])
+    if kind == "real_estate":
+        return Effect(kind, None, entry["size"])
+    if kind == "bis":
+        return Effect(kind, entry["street"], entry["house"], entry["number"])
+    return Effect(kind)
+
+
+def _resolve_effect(entry: dict, options: list[Effect]) -> Effect:
+    """Landscaper and pool are recorded by kind only; find the option they mean."""
+    wanted = _effect(entry)
+    if wanted in options:
+        return wanted
+    for option in options:
+        if option.kind == wanted.kind and wanted.kind in ("landscaper", "pool"):
+            return option
+    raise ReplayError(f"illegal effect {entry}")
+
+
+def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
+    """Check and apply one seat's recorded action."""
+    sheet = state.sheets[action["seat"]]
+    if action["refusal"]:
+        plays = legal_plays(sheet, offers)
+        if any(not p.temp for p in plays):
+            raise ReplayError(f"seat {action['seat']} refused although a number fitted")
+        sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
+    else:
+        written, effect = action["written"], action["effect"]
+        index = action["number_from"]
+        temp = effect is not None and effect["kind"] == "temp"
+        play = Play(index, written["street"], written["house"], written["number"], temp)
+        if play not in legal_plays(sheet, offers):
+            raise ReplayError(f"seat {action['seat']}: illegal play {written}")
+        apply_play(sheet, play)
+        if effect is not None and not temp:
+            options = effect_options(sheet, offers[index], play)
+            if effect["kind"] not in ("landscaper", "pool") or options:
+                apply_effect(sheet, _resolve_effect(effect, options))
+    for entry in action["plans"]:
+        estates = None if entry["estates"] is None else tuple(tuple(e) for e in entry["estates"])
+        claim = PlanClaim(entry["deck"], estates)
+        if claim not in claim_options(sheet, state.plans):
+            raise ReplayError(f"seat {action['seat']}: cannot complete plan {entry}")
+        apply_claim(sheet, state.plans, claim, state.turn)
+
+
+def replay(record: dict, until_turn: int | None = None) -> ReplayState:
+    """Replay the record's turns (all, or up to and including `until_turn`)."""
+    try:
+        variant = _variant(record)
+        state = ReplayState(variant, _plans(record, variant),
+                            [Sheet(variant.data) for _ in record["players"]])
+        for turn in record["turns"]:
+            if until_turn is not None and turn["turn"] > until_turn:
+                break
+            state.turn = turn["turn"]
+            offers = [Offer(n, e, i, i) for i, (n, e) in enumerate(turn["offers"])]
+            for action in turn["actions"]:
+                apply_action(state, offers, action)
+            settle_plans(state.sheets, state.plans, state.first_turn, state.turn)
+    except ReplayError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ReplayError(f"malformed record: {type(exc).__name__}: {exc}") from None
+    return state
+
+
+def final_block(state: ReplayState) -> list[dict]:
+    """The `final` block the replayed sheets give (ranks, scores, sheets)."""
+    scores = score_game(state.sheets, solo=state.variant.solo)
+    keys = [rank_key(s["total"], sheet) for s, sheet in zip(scores, state.sheets)]
+    return [
+        {"seat": seat, "rank": rank, "score": score, "sheet": sheet.to_record()}
+        for seat, (rank, score, sheet) in enumerate(zip(ranks(keys), scores, state.sheets))
+    ]
+
+
+def verify(record: dict) -> list[str]:
+    """Differences between the record's `final` block and its replay (empty: it checks out)."""
+    try:
+        recomputed = final_block(replay(record))
+    except ReplayError as exc:
+        return [str(exc)]
+    problems = []
+    for seat, (mine, theirs) in enumerate(zip(recomputed, record.get("final", []))):
+        for key in ("rank", "score", "sheet"):
+            if mine[key] != theirs.get(key):
+                problems.append(f"seat {seat}: {key} differs: replay {mine[key]} vs record {theirs.get(key)}")
+    if len(recomputed) != len(record.get("final", [])):
+        problems.append("final block has the wrong number of seats")
+    return problems

@@ -1,0 +1,72 @@
+"""The result table of RECORDS.md §2: one row per player per game, kept as columns."""
+
+from __future__ import annotations
+
+from ..config import RunSpec
+from ..rules.game import GameResult
+from ..rules.scoring import SCORE_FIELDS
+
+PLAN_COLUMNS = [f"plan{d}" for d in (1, 2, 3)]
+PLAN_TURN_COLUMNS = [f"plan{d}_turn" for d in (1, 2, 3)]
+PLAN_FIRST_COLUMNS = [f"plan{d}_first" for d in (1, 2, 3)]
+ESTATE_COLUMNS = [f"estates_{s}" for s in range(1, 7)]
+COUNT_COLUMNS = ["n_temps", "n_bis", "n_pools", "n_parks", "n_refusals", "n_roundabouts"]
+
+COLUMNS: list[str] = [
+    "game", "seed", "seat", "player", "strategy",
+    "n_players", "advanced", "expert", "solo", "board",
+    *PLAN_COLUMNS,
+    "total", "rank", "won",
+    *SCORE_FIELDS,
+    *PLAN_TURN_COLUMNS, *PLAN_FIRST_COLUMNS,
+    *ESTATE_COLUMNS,
+    *COUNT_COLUMNS,
+    "turns", "end_reason",
+]
+
+
+def empty_columns() -> dict[str, list]:
+    return {name: [] for name in COLUMNS}
+
+
+def game_rows(spec: RunSpec, index: int, result: GameResult) -> dict[str, list]:
+    """The rows of one finished game, as columns."""
+    n = len(result.sheets)
+    variant = spec.variant
+    columns: dict[str, list] = {
+        "game": [index] * n,
+        "seed": [result.seed] * n,
+        "seat": list(range(n)),
+        "player": [p.name for p in spec.players],
+        "strategy": [p.strategy.id for p in spec.players],
+        "n_players": [n] * n,
+        "advanced": [variant.advanced] * n,
+        "expert": [variant.expert] * n,
+        "solo": [variant.solo] * n,
+        "board": [variant.board] * n,
+        "total": [s["total"] for s in result.scores],
+        "rank": list(result.ranks),
+        "won": [r == 1 for r in result.ranks],
+        "turns": [result.turns] * n,
+        "end_reason": ["+".join(result.end_reasons)] * n,
+    }
+    for column, plan in zip(PLAN_COLUMNS, result.plans):
+        columns[column] = [plan.id] * n
+    for field in SCORE_FIELDS:
+        columns[field] = [s[field] for s in result.scores]
+    for deck in range(3):
+        turns = [sheet.plan_turns[deck] for sheet in result.sheets]
+        first = result.plan_first_turn[deck]
+        columns[PLAN_TURN_COLUMNS[deck]] = turns
+        columns[PLAN_FIRST_COLUMNS[deck]] = [t is not None and t == first for t in turns]
+    counts = [sheet.estate_counts() for sheet in result.sheets]
+    for size, column in enumerate(ESTATE_COLUMNS):
+        columns[column] = [c[size] for c in counts]
+    sheets = result.sheets
+    columns["n_temps"] = [s.temps for s in sheets]
+    columns["n_bis"] = [s.n_bis for s in sheets]
+    columns["n_pools"] = [s.n_pools for s in sheets]
+    columns["n_parks"] = [sum(s.parks) for s in sheets]
+    columns["n_refusals"] = [s.refusals for s in sheets]
+    columns["n_roundabouts"] = [s.n_roundabouts for s in sheets]
+    return columns

@@ -1,0 +1,261 @@
+"""The strategy API: the base class, parameters, and loading strategies by name.
+
+A strategy answers a few hooks, each given a read-only :class:`PlayerView` and
+the list of legal choices; it returns one of them. The game checks every
+answer. One strategy object plays one seat of one game, and gets its own
+``numpy.random.Generator`` derived from the game seed, so results never
+depend on how games are spread over workers.
+
+Strategies are named by
+- a registered name: ``greedy`` (built-ins and the entry-point group
+  ``welcometo_sim.strategies`` of installed packages), optionally with
+  parameters ``greedy:weights.flexibility=2,weights.plans=0.5``;
+- a module path: ``mypkg.bots:Cautious``;
+- a file path: ``strategies/cautious.py:Cautious``.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+import yaml
+
+from .rules.data import EFFECTS, PlanSpec
+from .rules.effects import Effect, Offer, Play, apply_effect, apply_play, effect_options
+from .rules.game import PlayerView, PublicSeat
+from .rules.plans import PlanClaim, claim_options
+from .rules.sheet import Sheet
+
+__all__ = [
+    "Strategy", "StrategySpec", "StrategyLoadError", "PlayerView", "PublicSeat", "Play", "Effect",
+    "Offer", "PlanClaim", "PlanSpec", "Sheet", "EFFECTS", "apply_play", "apply_effect",
+    "effect_options", "claim_options", "load_strategy", "parse_strategy", "builtin_strategies",
+]
+
+ENTRY_POINT_GROUP = "welcometo_sim.strategies"
+
+
+class StrategyLoadError(ValueError):
+    """A strategy name, path or parameter that cannot be used."""
+
+
+class Strategy:
+    """Base class of every strategy. Override `choose_play` at least.
+
+    Class attributes: `name` (the registered id) and `defaults` (parameters
+    and their default values; YAML and the command line may set only these).
+    """
+
+    name: ClassVar[str] = "strategy"
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, rng: np.random.Generator, params: dict[str, Any] | None = None) -> None:
+        self.rng = rng
+        self.params = resolve_params(type(self), params or {})
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        """Pick the play to make. `None` appears in `plays` only when a permit
+        refusal is allowed instead (all plays need the temp agency)."""
+        raise NotImplementedError
+
+    def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
+        """Pick a use of the chosen offer's effect, or None to skip it. Default: skip."""
+        return None
+
+    def choose_plans(self, view: PlayerView, claimable: list[PlanClaim]) -> list[PlanClaim]:
+        """Plans to complete now. Default: every plan it can, in deck order, each
+        with the first estate choice that does not clash with the ones before."""
+        return complete_all(claimable)
+
+    def choose_reshuffle(self, view: PlayerView) -> bool:
+        """Whether to ask for the construction-card reshuffle (first plan of the game)."""
+        return False
+
+    def choose_roundabout(self, view: PlayerView, houses: list[tuple[int, int] | None]) -> tuple[int, int] | None:
+        """Advanced variant: where to build a roundabout before playing, or None."""
+        return None
+
+    def choose_truck_direction(self, view: PlayerView, directions: list[str]) -> str:
+        """Ice-cream board: driving direction of the street-2 truck."""
+        return directions[0]
+
+
+def complete_all(claimable: Sequence[PlanClaim]) -> list[PlanClaim]:
+    """One claim per plan, estates never shared between claims."""
+    chosen: list[PlanClaim] = []
+    used: set = set()
+    for claim in claimable:
+        if any(c.deck == claim.deck for c in chosen):
+            continue
+        estates = set(claim.estates or ())
+        if estates & used:
+            continue
+        used |= estates
+        chosen.append(claim)
+    return chosen
+
+
+# ------------------------------------------------------------------ parameters
+def resolve_params(cls: type, params: dict[str, Any]) -> dict[str, Any]:
+    """Defaults of `cls` overlaid with `params`; unknown keys and wrong types raise."""
+    merged = copy.deepcopy(cls.defaults)
+    _overlay(merged, params, cls.name, "")
+    return merged
+
+
+def _overlay(target: dict, updates: dict, strategy: str, prefix: str) -> None:
+    if not isinstance(updates, dict):
+        raise StrategyLoadError(f"strategy {strategy!r}: parameters{prefix and ' ' + prefix} must be a mapping")
+    for key, value in updates.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if key not in target:
+            known = ", ".join(sorted(target)) or "none"
+            raise StrategyLoadError(f"strategy {strategy!r}: unknown parameter {path!r} (known: {known})")
+        current = target[key]
+        if isinstance(current, dict):
+            _overlay(current, value, strategy, path)
+        elif isinstance(current, bool):
+            if not isinstance(value, bool):
+                raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be true or false")
+            target[key] = value
+        elif isinstance(current, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be a number, got {value!r}")
+            target[key] = type(current)(value) if isinstance(current, float) else value
+        else:
+            target[key] = value
+
+
+def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:
+    """{"weights.x": 2} -> {"weights": {"x": 2}}."""
+    nested: dict[str, Any] = {}
+    for dotted, value in pairs.items():
+        node = nested
+        *parents, leaf = dotted.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return nested
+
+
+def _parse_inline_params(text: str, where: str) -> dict[str, Any]:
+    pairs = {}
+    for item in filter(None, text.split(",")):
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise StrategyLoadError(f"{where}: parameter {item!r} is not KEY=VALUE")
+        pairs[key.strip()] = yaml.safe_load(raw)
+    return dotted_to_nested(pairs)
+
+
+# --------------------------------------------------------------------- loading
+def builtin_strategies() -> dict[str, str]:
+    """Registered name -> 'module:Class' for built-ins and installed entry points."""
+    from strategies import BUILTIN
+
+    found = dict(BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+_CLASS_CACHE: dict[str, type] = {}
+
+
+def load_strategy(ref: str) -> type:
+    """The strategy class a reference names: registered name, 'module:Class' or 'file.py:Class'."""
+    cls = _CLASS_CACHE.get(ref)
+    if cls is None:
+        cls = _load_uncached(ref)
+        _CLASS_CACHE[ref] = cls
+    return cls
+
+
+def _load_uncached(ref: str) -> type:
+    registry = builtin_strategies()
+    if ref in registry:
+        return _load_uncached(registry[ref])
+    module_part, sep, class_name = ref.rpartition(":")
+    if not sep or not module_part or not class_name:
+        known = ", ".join(sorted(registry))
+        raise StrategyLoadError(f"unknown strategy {ref!r} (known: {known}; or module:Class, file.py:Class)")
+    if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
+        module = _module_from_file(Path(module_part), ref)
+    else:
+        try:
+            module = importlib.import_module(module_part)
+        except Exception as exc:
+            raise StrategyLoadError(f"strategy {ref!r}: cannot import {module_part!r}: {exc}") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+        raise StrategyLoadError(f"strategy {ref!r}: {class_name!r} is not a Strategy subclass in {module_part}")
+    return cls
+
+
+def _module_from_file(path: Path, ref: str):
+    if not path.is_file():
+        raise StrategyLoadError(f"strategy {ref!r}: file {str(path)!r} not found")
+    name = f"welcometo_sim_user_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except Exception as exc:
+        del sys.modules[name]
+        raise StrategyLoadError(f"strategy {ref!r}: error while loading {str(path)!r}: {exc}") from None
+    return module
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy reference plus its parameters: picklable, so worker processes
+    resolve the class themselves (file-loaded strategies included)."""
+
+    ref: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def id(self) -> str:
+        """The strategy id written to result tables: the name or path as given."""
+        return self.ref
+
+    def validate(self) -> None:
+        """Load the class and check the parameters now, not in a worker."""
+        resolve_params(load_strategy(self.ref), self.params)
+
+    def __call__(self, rng: np.random.Generator) -> Strategy:
+        return load_strategy(self.ref)(rng, self.params)
+
+
+def parse_strategy(text: str, params: dict[str, Any] | None = None) -> StrategySpec:
+    """'greedy', 'greedy:weights.x=2', 'pkg.mod:Class' or 'file.py:Class' -> StrategySpec."""
+    ref, params = text.strip(), dict(params or {})
+    head, sep, tail = ref.partition(":")
+    if sep and "=" in tail:
+        ref = head
+        inline = _parse_inline_params(tail, f"strategy {text!r}")
+        params = _merge(params, inline)
+    spec = StrategySpec(ref, params)
+    spec.validate()
+    return spec
+
+
+def _merge(base: dict, extra: dict) -> dict:
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
