@@ -13,7 +13,7 @@ estimate of potential, each term weighted by `weights`:
 
 from __future__ import annotations
 
-from welcometo_sim.evaluation import estate_potential, flexibility, plan_progress, points_now
+from welcometo_sim.evaluation import sheet_features, sheet_terms
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options)
 
@@ -37,20 +37,28 @@ class GreedyStrategy(Strategy):
 
     def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
         w = self.params["weights"]
+        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, w["temp"])
         return (
-            w["points"] * points_now(sheet, w["temp"])
-            + w["estate_potential"] * estate_potential(sheet)
-            + w["flexibility"] * flexibility(sheet)
-            + w["plan_progress"] * plan_progress(sheet, view.plans, view.plan_first_turn)
+            w["points"] * terms.points
+            + w["estate_potential"] * terms.estate_potential
+            + w["flexibility"] * terms.flexibility
+            + w["plan_progress"] * terms.plan_progress
         )
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        sheet_features(view.sheet)  # warm the per-street cache that copies share
         scored = []
+        seen: dict[tuple, tuple[float, Sheet]] = {}
         for index, play in enumerate(plays):
-            if play is not None:
+            if play is None:
+                continue
+            key = play[1:]  # the same write from two offers evaluates the same
+            if key not in seen:
                 after = view.sheet.copy()
                 apply_play(after, play)
-                scored.append((self.evaluate(after, view), -index, play, after))
+                seen[key] = (self.evaluate(after, view), after)
+            value, after = seen[key]
+            scored.append((value, -index, play, after))
         scored.sort(key=lambda item: item[:2], reverse=True)
         best_value, best_play, best_effect = float("-inf"), None, None
         for value, _, play, after in scored[: self.params["shortlist"]]:

@@ -86,5 +86,5 @@ def apply_claim(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: PlanClaim, tur
     """
     spec = plans[claim.deck - 1]
     for street, h in PLAN_KINDS[spec.kind].houses(claim.estates):
-        sheet.plan_use[street][h] = claim.deck
+        sheet.mark_plan(street, h, claim.deck)
     sheet.plan_turns[claim.deck - 1] = turn

@@ -29,7 +29,7 @@ class Sheet:
     __slots__ = (
         "data", "numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks",
         "pools", "real_estate", "temps", "n_bis", "refusals", "n_roundabouts",
-        "plan_turns", "plan_points", "_bounds", "_runs",
+        "plan_turns", "plan_points", "_bounds", "_runs", "street_cache",
     )
 
     def __init__(self, data: GameData = DEFAULT_DATA) -> None:
@@ -51,6 +51,9 @@ class Sheet:
         self.plan_points: list[int] = [0, 0, 0]
         self._bounds: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
         self._runs: list[list[tuple[int, int, bool]] | None] = [None] * len(sizes)
+        # Free per-street slot for derived values of other modules (evaluation
+        # features); cleared whenever anything on that street changes.
+        self.street_cache: list[object] = [None] * len(sizes)
 
     # ----------------------------------------------------------------- copying
     def copy(self) -> "Sheet":
@@ -73,11 +76,13 @@ class Sheet:
         other.plan_points = self.plan_points[:]
         other._bounds = self._bounds[:]
         other._runs = self._runs[:]
+        other.street_cache = self.street_cache[:]
         return other
 
     def _changed(self, street: int) -> None:
         self._bounds[street] = None
         self._runs[street] = None
+        self.street_cache[street] = None
 
     # ------------------------------------------------------------- placement
     def street_bounds(self, street: int) -> list[tuple[int, int, int]]:
@@ -173,6 +178,12 @@ class Sheet:
     def add_fence(self, street: int, slot: int) -> None:
         self.fences[street][slot] = True
         self._runs[street] = None
+        self.street_cache[street] = None
+
+    def mark_plan(self, street: int, house: int, deck: int) -> None:
+        """Draw plan `deck`'s line over a house (the house now serves that plan)."""
+        self.plan_use[street][house] = deck
+        self.street_cache[street] = None
 
     # --------------------------------------------------------------------- bis
     def bis_options(self) -> list[tuple[int, int, int]]:

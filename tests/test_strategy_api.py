@@ -1,0 +1,114 @@
+"""Strategy loading, parameters, answer checking, and the README's example strategy."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from welcometo_sim.config import default_config_path, parse_config
+from welcometo_sim.rules.game import Seat, StrategyError, play_game
+from welcometo_sim.rules.variant import Variant
+from welcometo_sim.strategy import Strategy, StrategyLoadError, load_strategy, parse_strategy
+from welcometo_sim.api import execute
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LOWEST_FIRST = textwrap.dedent('''
+    from welcometo_sim.strategy import Strategy
+
+    class LowestFirst(Strategy):
+        """Writes the smallest number it can, as far left as it can."""
+        name = "lowest-first"
+        defaults = {"use_effects": True}
+
+        def choose_play(self, view, plays):
+            legal = [p for p in plays if p is not None]
+            return min(legal, key=lambda p: (p.number, p.house))
+
+        def choose_effect(self, view, options):
+            return options[0] if self.params["use_effects"] else None
+''')
+
+
+@pytest.fixture()
+def bot_file(tmp_path: Path) -> Path:
+    path = tmp_path / "mybots.py"
+    path.write_text(LOWEST_FIRST)
+    return path
+
+
+def test_registered_names_load_builtin_classes():
+    assert load_strategy("random").name == "random"
+    assert load_strategy("greedy").name == "greedy"
+
+
+def test_inline_parameters_are_nested_and_typed():
+    spec = parse_strategy("greedy:weights.flexibility=2,shortlist=6")
+    strategy = spec(np.random.default_rng(0))
+    assert strategy.params["weights"]["flexibility"] == 2.0
+    assert strategy.params["shortlist"] == 6
+    assert strategy.params["weights"]["points"] == 1.0  # untouched default
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("gredy", "unknown strategy 'gredy'"),
+    ("greedy:weights.nope=1", "unknown parameter 'weights.nope'"),
+    ("greedy:shortlist=abc", "must be a number"),
+    ("no_such_module_xyz:Bot", "cannot import"),
+    ("strategies.random:NoSuchClass", "is not a Strategy subclass"),
+    ("missing/file.py:Bot", "not found"),
+])
+def test_bad_references_raise_one_clear_error(text, fragment):
+    with pytest.raises(StrategyLoadError) as info:
+        parse_strategy(text)
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_file_and_module_references_load_the_same_class(bot_file, monkeypatch):
+    from_file = load_strategy(f"{bot_file}:LowestFirst")
+    monkeypatch.syspath_prepend(str(bot_file.parent))
+    from_module = load_strategy("mybots:LowestFirst")
+    assert from_file.name == from_module.name == "lowest-first"
+    assert issubclass(from_module, Strategy)
+
+
+def test_readme_example_strategy_plays_in_parallel_workers(bot_file, tmp_path):
+    """A strategy loaded from a file must also load inside joblib workers, and
+    the table must not depend on the number of workers."""
+    raw = {"games": 6, "seed": 3, "players": [f"{bot_file}:LowestFirst", "random"]}
+    spec = parse_config(raw)
+    one = execute(spec.with_overrides(jobs=1), save=False).frame
+    two = execute(spec.with_overrides(jobs=2, chunk_size=2), save=False).frame
+    assert one.equals(two)
+    assert set(one["strategy"]) == {f"{bot_file}:LowestFirst", "random"}
+
+
+class _Cheater(Strategy):
+    name = "cheater"
+
+    def choose_play(self, view, plays):
+        return plays[0]._replace(number=99)
+
+
+class _Crasher(Strategy):
+    name = "crasher"
+
+    def choose_play(self, view, plays):
+        raise ZeroDivisionError("boom")
+
+
+@pytest.mark.parametrize("cls, fragment", [(_Cheater, "illegal"), (_Crasher, "raised ZeroDivisionError")])
+def test_illegal_or_crashing_strategies_are_reported_with_seed_and_turn(cls, fragment):
+    seats = [Seat("x", cls.name, lambda rng: cls(rng))]
+    with pytest.raises(StrategyError) as info:
+        play_game(Variant(), seats, seed=42)
+    message = str(info.value)
+    assert fragment in message and "seed 42" in message and "turn 1" in message
+
+
+def test_bundled_default_config_is_the_same_file_as_configs_base():
+    assert default_config_path().read_text() == (ROOT / "configs" / "base.yaml").read_text()
