@@ -204,3 +204,26 @@ def test_copy_is_independent():
     assert sheet.numbers[0][3] is None and not sheet.fences[0][3]
     assert sheet.completed_estates() == [(0, 0, 2)]
     assert other.completed_estates() == [(0, 0, 2), (0, 2, 2)]
+
+
+# ----------------------------------------------------------- property: ordering
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 15), st.sampled_from([TEMP, POOL]), st.integers(0, 10 ** 6)),
+                min_size=1, max_size=40))
+def test_any_sequence_of_legal_plays_keeps_every_street_strictly_increasing(moves):
+    sheet = Sheet()
+    for number, effect, pick in moves:
+        plays = legal_plays(sheet, offers((number, effect)))
+        for play in plays:
+            assert sheet.can_write(play.street, play.house, play.number)
+            assert 0 <= play.number <= 17 and abs(play.number - number) <= 2
+            assert play.temp or play.number == number
+        assert must_play(plays) == sheet.accepts(number)
+        if plays:
+            apply_play(sheet, plays[pick % len(plays)])
+    for row in sheet.numbers:
+        built = [n for n in row if n is not None]
+        assert built == sorted(set(built))
