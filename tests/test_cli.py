@@ -392,6 +392,15 @@ def test_show_unknown_game(recorded_run, capsys):
     assert "999" in line
 
 
+def test_show_malformed_record_is_a_user_error(recorded_run, tmp_path, capsys):
+    """A record without its `end` block (e.g. cut short) is bad input: one line, exit 2."""
+    record = json.loads((recorded_run / "records.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    del record["end"]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    user_error(["show", str(broken), "--game", "0"], capsys)
+
+
 def test_show_missing_file(tmp_path, capsys):
     user_error(["show", str(tmp_path / "none.jsonl"), "--game", "0"], capsys)
 

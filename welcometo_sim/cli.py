@@ -145,6 +145,13 @@ def _read_record(path: str, game: int) -> dict:
 def show(records: str, game: int, turn: int | None) -> None:
     """Render the sheets of a recorded game as text, at its end or after a turn."""
     record = _read_record(records, game)
+    try:
+        _show_record(record, turn)
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        fail(f"{records}: game {game}: malformed record ({type(exc).__name__}: {exc})")
+
+
+def _show_record(record: dict, turn: int | None) -> None:
     state = replay(record, until_turn=turn)
     plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
     click.echo(f"game {record['game']} (seed {record['seed']}), turn {state.turn}; plans: {plans}")

@@ -8,6 +8,7 @@ so trying a move on a copy only recomputes the street it touched.
 
 from __future__ import annotations
 
+from operator import mul
 from typing import NamedTuple, Sequence
 
 from .rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, PlanSpec
@@ -183,37 +184,27 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
     """`points_now`, `estate_potential`, `flexibility` and `plan_progress` at once,
     sharing the per-street features: the cheap way for search strategies."""
     data = sheet.data
-    tracks = data.real_estate_tracks
-    crossed = sheet.real_estate
-    values = [tracks[i][crossed[i]] for i in range(MAX_ESTATE_SIZE)]
-    completed = [0] * MAX_ESTATE_SIZE
-    unused = [0] * MAX_ESTATE_SIZE
-    partial = [0.0] * MAX_ESTATE_SIZE
-    flex = 0.0
-    for street in range(len(sheet.numbers)):
-        features = street_features(sheet, street)
-        flex += features.flexibility
-        for i in range(MAX_ESTATE_SIZE):
-            completed[i] += features.completed[i]
-            unused[i] += features.unused[i]
-            partial[i] += features.partial[i]
-    estates = potential = 0.0
-    for i in range(MAX_ESTATE_SIZE):
-        estates += completed[i] * values[i]
-        potential += partial[i] * values[i]
-    parks = 0
-    for track, k in zip(data.park_tracks, sheet.parks):
-        parks += track[k]
+    values = list(map(_track_value, data.real_estate_tracks, sheet.real_estate))
+    features = sheet_features(sheet)
+    completed = list(map(_add, *(f.completed for f in features)))
+    partial = map(_add, *(f.partial for f in features))
     points = (
-        sheet.plan_points[0] + sheet.plan_points[1] + sheet.plan_points[2] + parks
-        + data.pool_track[sheet.n_pools] + estates - data.bis_track[sheet.n_bis]
-        - data.roundabout_track[sheet.n_roundabouts] - data.refusal_track[sheet.refusals]
+        sum(sheet.plan_points)
+        + sum(map(_track_value, data.park_tracks, sheet.parks))
+        + data.pool_track[sheet.n_pools]
+        + sum(map(mul, completed, values))
+        - data.bis_track[sheet.n_bis]
+        - data.roundabout_track[sheet.n_roundabouts]
+        - data.refusal_track[sheet.refusals]
         + temp_value * sheet.temps
     )
     progress = 0.0
+    unused = None
     for deck, spec in enumerate(plans):
         if sheet.plan_turns[deck] is not None or spec.kind != "estates":
             continue
+        if unused is None:
+            unused = list(map(_add, *(f.unused for f in features)))
         remaining = unused[:]
         have = 0
         for size in spec.estates:
@@ -222,4 +213,12 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 have += 1
         value = spec.points[0] if first_turn[deck] is None else spec.points[1]
         progress += value * have / len(spec.estates)
-    return Terms(points, potential, flex, progress)
+    return Terms(points, sum(map(mul, partial, values)), sum(f.flexibility for f in features), progress)
+
+
+def _track_value(track: Sequence[int], crossed: int) -> int:
+    return track[crossed]
+
+
+def _add(*values: float) -> float:
+    return sum(values)

@@ -67,13 +67,22 @@ N_STACKS: int = 3
 
 @dataclass(frozen=True)
 class PlanSpec:
-    """One city-plan card: its deck, public id, condition data and points."""
+    """One city-plan card: its deck, public id, condition data and points.
+
+    `kind` names the condition (rules/plans.py); `estates` lists the estate
+    sizes of estate plans, whose `estate_filter` (with `count`) may demand
+    something of each estate (e.g. at least 3 sold cones); `street` and
+    `count` parametrise the other kinds.
+    """
 
     id: str
     deck: int
     kind: str
     points: tuple[int, int]
     estates: tuple[int, ...] = ()
+    street: int | None = None
+    count: int = 0
+    estate_filter: str | None = None
 
 
 def _estate_plan(deck: int, sizes: tuple[int, ...], high: int, low: int) -> PlanSpec:
@@ -103,6 +112,70 @@ BASIC_PLANS: tuple[PlanSpec, ...] = (
 )
 
 
+ADVANCED_PLANS: tuple[PlanSpec, ...] = (
+    PlanSpec("full-street-bottom", 1, "full-street", (8, 4), street=2),
+    PlanSpec("full-street-top", 1, "full-street", (6, 3), street=0),
+    PlanSpec("five-bis-one-street", 1, "bis-one-street", (8, 3), count=5),
+    PlanSpec("seven-temps", 1, "temps", (6, 3), count=7),
+    PlanSpec("street-ends", 1, "street-ends", (7, 4)),
+    PlanSpec("all-parks-two-streets", 2, "parks-streets", (7, 4), count=2),
+    PlanSpec("all-pools-two-streets", 2, "pools-streets", (7, 4), count=2),
+    PlanSpec("parks-pools-roundabout-one-street", 2, "parks-pools-roundabout", (10, 5)),
+    PlanSpec("parks-pools-bottom-street", 2, "parks-pools-street", (10, 5), street=2),
+    PlanSpec("parks-pools-middle-street", 2, "parks-pools-street", (8, 3), street=1),
+)
+
+# --------------------------------------------------------------- thematic boards
+BOARDS: tuple[str, ...] = ("base", "ice-cream", "christmas", "easter")
+
+# Ice cream: street -> {house: scoops}; trucks of streets 0 and 1 have fixed directions.
+CONES: tuple[dict[int, int], ...] = (
+    {0: 1, 2: 2, 4: 3, 5: 1, 7: 2, 9: 1},
+    {0: 3, 1: 1, 3: 1, 4: 2, 6: 2, 8: 3, 9: 2},
+    {0: 2, 1: 3, 3: 1, 4: 1, 5: 2, 7: 3, 9: 1, 10: 3},
+)
+TRUCK_LEFT, TRUCK_RIGHT = "left", "right"
+"""Driving directions: "left" starts at the right end, "right" at the left end."""
+TRUCK_DIRECTIONS: tuple[str | None, ...] = (TRUCK_LEFT, TRUCK_RIGHT, None)
+
+# Easter eggs: street -> {house: eggs}; holes per written number; score thresholds.
+EGGS: tuple[dict[int, int], ...] = (
+    {2: 1, 3: 2, 4: 1, 6: 1, 9: 1},
+    {0: 2, 3: 1, 5: 1, 6: 2, 8: 1},
+    {2: 1, 4: 2, 5: 1, 7: 2, 9: 1},
+)
+EGG_HOLES: dict[int, int] = {0: 2, 6: 1, 8: 2, 9: 1, 10: 2, 16: 1}
+EGG_SCORES: tuple[tuple[int, int], ...] = ((18, 35), (14, 20), (10, 10), (6, 5))
+"""(at least this many eggs, points), best first."""
+
+BOARD_PLANS: dict[str, tuple[PlanSpec, ...]] = {
+    "ice-cream": (
+        PlanSpec("all-cones-one-street", 3, "all-cones-one-street", (6, 4)),
+        PlanSpec("estates-3-4-5-no-cones", 3, "estates", (7, 3), estates=(3, 4, 5),
+                 estate_filter="no-cones"),
+        PlanSpec("estates-4-4-4-three-cones", 3, "estates", (8, 4), estates=(4, 4, 4),
+                 estate_filter="min-cones", count=3),
+    ),
+    "christmas": (
+        PlanSpec("estates-6-6-lit", 3, "estates", (10, 5), estates=(6, 6), estate_filter="lit"),
+        PlanSpec("street-fully-lit", 3, "street-fully-lit", (14, 7)),
+        PlanSpec("estates-3-3-unlit", 3, "estates", (10, 5), estates=(3, 3), estate_filter="unlit"),
+    ),
+    "easter": (
+        PlanSpec("all-eggs-bottom-street", 3, "all-eggs-street", (7, 3), street=2),
+        PlanSpec("estates-2-3-4-no-eggs", 3, "estates", (10, 5), estates=(2, 3, 4),
+                 estate_filter="no-eggs"),
+        PlanSpec("estates-3-3-3-three-eggs", 3, "estates", (8, 4), estates=(3, 3, 3),
+                 estate_filter="min-eggs", count=3),
+    ),
+}
+
+MAX_ROUNDABOUTS_PER_TURN = 1
+HAND_SIZE = 3
+SOLO_CARD = -1
+"""The solo card's id in a draw pile (construction cards are 0..80)."""
+
+
 def build_deck(composition: dict[int, tuple[int, ...]]) -> tuple[tuple[int, str], ...]:
     """Expand a number -> per-effect count table into the list of (number, effect) cards."""
     cards = []
@@ -128,6 +201,13 @@ class GameData:
     temp_rank_points: tuple[int, ...] = TEMP_RANK_POINTS
     deck: tuple[tuple[int, str], ...] = field(default_factory=lambda: build_deck(DECK_COMPOSITION))
     plans: tuple[PlanSpec, ...] = BASIC_PLANS
+    advanced_plans: tuple[PlanSpec, ...] = ADVANCED_PLANS
+    board_plans: dict[str, tuple[PlanSpec, ...]] = field(default_factory=lambda: dict(BOARD_PLANS))
+    cones: tuple[dict[int, int], ...] = CONES
+    truck_directions: tuple[str | None, ...] = TRUCK_DIRECTIONS
+    eggs: tuple[dict[int, int], ...] = EGGS
+    egg_holes: dict[int, int] = field(default_factory=lambda: dict(EGG_HOLES))
+    egg_scores: tuple[tuple[int, int], ...] = EGG_SCORES
 
     @property
     def max_bis(self) -> int:
@@ -137,11 +217,20 @@ class GameData:
     def max_refusals(self) -> int:
         return len(self.refusal_track) - 1
 
+    @property
+    def max_roundabouts(self) -> int:
+        return len(self.roundabout_track) - 1
+
+    def all_plans(self) -> tuple[PlanSpec, ...]:
+        """Every plan card this data knows, basic, advanced and of every board."""
+        board = tuple(p for plans in self.board_plans.values() for p in plans)
+        return self.plans + self.advanced_plans + board
+
     def plans_of_deck(self, deck: int) -> tuple[PlanSpec, ...]:
         return tuple(p for p in self.plans if p.deck == deck)
 
     def plan(self, plan_id: str) -> PlanSpec:
-        for p in self.plans:
+        for p in self.all_plans():
             if p.id == plan_id:
                 return p
         raise KeyError(plan_id)

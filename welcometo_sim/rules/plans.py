@@ -1,8 +1,10 @@
 """City plans: whether a sheet can complete one, with which houses, and marking them.
 
-A plan kind is a pair of functions (what claims the sheet allows, which houses
-a claim uses). Estate plans are the base game's only kind; variants add kinds
-by registering more pairs in `PLAN_KINDS`.
+A plan kind is a pair of functions: the claims a sheet allows now (each a
+tuple of estates, or None for plans that use no estates) and the houses a
+claim puts under the plan line. Estate plans may carry a filter that each of
+their estates must pass (thematic boards); the other kinds check a condition
+of the whole sheet (advanced plans, board plans).
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from collections import Counter
 from itertools import combinations, islice, product
 from typing import Callable, NamedTuple
 
+from .boards import LOST, OPEN, SOLD, joined
 from .data import PlanSpec
 from .sheet import Estate, Sheet
 
 MAX_CLAIM_OPTIONS = 24
 """How many alternative estate choices are offered per plan (the first ones in
 sheet order); more would only slow strategies down without new ideas."""
+
+Claim = tuple[Estate, ...] | None
 
 
 class PlanClaim(NamedTuple):
@@ -27,39 +32,150 @@ class PlanClaim(NamedTuple):
     estates: tuple[Estate, ...] | None
 
 
-def _estate_options(spec: PlanSpec, sheet: Sheet) -> list[tuple[Estate, ...]]:
+# ------------------------------------------------------------- estate filters
+def _houses(estate: Estate) -> range:
+    return range(estate[1], estate[1] + estate[2])
+
+
+def _sold_cones(sheet: Sheet, estate: Estate) -> int:
+    row = sheet.board.cones[estate[0]]  # type: ignore[union-attr]
+    return sum(row[h] == SOLD for h in _houses(estate))
+
+
+def _eggs(sheet: Sheet, estate: Estate) -> int:
+    row = sheet.board.collected[estate[0]]  # type: ignore[union-attr]
+    return sum(row[h] or 0 for h in _houses(estate))
+
+
+def _inner_lights(sheet: Sheet, estate: Estate) -> list[bool]:
+    street, first, size = estate
+    return [joined(sheet, street, h) for h in range(first, first + size - 1)]
+
+
+ESTATE_FILTERS: dict[str, Callable[[Sheet, Estate, int], bool]] = {
+    "no-cones": lambda sheet, estate, n: _sold_cones(sheet, estate) == 0,
+    "min-cones": lambda sheet, estate, n: _sold_cones(sheet, estate) >= n,
+    "no-eggs": lambda sheet, estate, n: _eggs(sheet, estate) == 0,
+    "min-eggs": lambda sheet, estate, n: _eggs(sheet, estate) >= n,
+    "lit": lambda sheet, estate, n: all(_inner_lights(sheet, estate)),
+    "unlit": lambda sheet, estate, n: not any(_inner_lights(sheet, estate)),
+}
+
+
+# -------------------------------------------------------------- estate plans
+def _estate_options(spec: PlanSpec, sheet: Sheet) -> list[Claim]:
     """All ways to pick unused completed estates whose sizes equal the plan's list."""
     need = Counter(spec.estates)
+    keep = ESTATE_FILTERS[spec.estate_filter] if spec.estate_filter else None
     by_size: dict[int, list[Estate]] = {}
     for estate in sheet.unused_estates():
-        by_size.setdefault(estate[2], []).append(estate)
+        if estate[2] in need and (keep is None or keep(sheet, estate, spec.count)):
+            by_size.setdefault(estate[2], []).append(estate)
     choices = []
     for size, count in sorted(need.items()):
         available = by_size.get(size, [])
         if len(available) < count:
             return []
         choices.append(list(combinations(available, count)))
-    options = []
-    for picked in islice(product(*choices), MAX_CLAIM_OPTIONS):
-        options.append(tuple(estate for group in picked for estate in group))
-    return options
-
-
-def _estate_houses(claim_estates: tuple[Estate, ...]) -> list[tuple[int, int]]:
     return [
-        (street, h)
-        for street, first, size in claim_estates
-        for h in range(first, first + size)
+        tuple(estate for group in picked for estate in group)
+        for picked in islice(product(*choices), MAX_CLAIM_OPTIONS)
     ]
 
 
+def _estate_houses(spec: PlanSpec, sheet: Sheet, claim: Claim) -> list[tuple[int, int]]:
+    return [(estate[0], h) for estate in claim or () for h in _houses(estate)]
+
+
+# --------------------------------------------------------- whole-sheet plans
+def _no_houses(spec: PlanSpec, sheet: Sheet, claim: Claim) -> list[tuple[int, int]]:
+    return []
+
+
+def _condition(check: Callable[[PlanSpec, Sheet], bool]) -> Callable[[PlanSpec, Sheet], list[Claim]]:
+    """Options of a plan that uses no estates: one claim (None) when the condition holds."""
+    return lambda spec, sheet: [None] if check(spec, sheet) else []
+
+
+def _built_or_roundabout(sheet: Sheet, street: int) -> bool:
+    rounds = sheet.roundabouts[street]
+    return all(v is not None or rounds[h] for h, v in enumerate(sheet.numbers[street]))
+
+
+def _full_street(spec: PlanSpec, sheet: Sheet) -> bool:
+    street = spec.street
+    return _built_or_roundabout(sheet, street) and not any(sheet.plan_use[street])
+
+
+def _full_street_houses(spec: PlanSpec, sheet: Sheet, claim: Claim) -> list[tuple[int, int]]:
+    return [(spec.street, h) for h in range(len(sheet.numbers[spec.street]))]
+
+
+def _street_end_houses(sheet: Sheet) -> list[tuple[int, int]]:
+    return [(s, h) for s, row in enumerate(sheet.numbers) for h in (0, len(row) - 1)]
+
+
+def _street_ends(spec: PlanSpec, sheet: Sheet) -> bool:
+    return all(
+        sheet.numbers[s][h] is not None and not sheet.roundabouts[s][h] and not sheet.plan_use[s][h]
+        for s, h in _street_end_houses(sheet)
+    )
+
+
+def _all_parks(sheet: Sheet, street: int) -> bool:
+    return sheet.parks[street] >= len(sheet.data.park_tracks[street]) - 1
+
+
+def _all_pools(sheet: Sheet, street: int) -> bool:
+    return all(sheet.pools[street][h] for h in sheet.data.pool_houses[street])
+
+
+def _streets(sheet: Sheet) -> range:
+    return range(len(sheet.numbers))
+
+
+def _all_cones_sold(sheet: Sheet, street: int) -> bool:
+    return not any(c in (OPEN, LOST) for c in sheet.board.cones[street])  # type: ignore[union-attr]
+
+
+def _fully_lit(sheet: Sheet, street: int) -> bool:
+    return all(v is not None for v in sheet.numbers[street]) and all(
+        joined(sheet, street, h) for h in range(len(sheet.numbers[street]) - 1)
+    )
+
+
+def _all_eggs(spec: PlanSpec, sheet: Sheet) -> bool:
+    street = spec.street
+    collected = sheet.board.collected[street]  # type: ignore[union-attr]
+    return all(collected[h] == eggs for h, eggs in sheet.data.eggs[street].items())
+
+
 class PlanKind(NamedTuple):
-    options: Callable[[PlanSpec, Sheet], list[tuple[Estate, ...] | None]]
-    houses: Callable[[tuple[Estate, ...] | None], list[tuple[int, int]]]
+    options: Callable[[PlanSpec, Sheet], list[Claim]]
+    houses: Callable[[PlanSpec, Sheet, Claim], list[tuple[int, int]]]
 
 
 PLAN_KINDS: dict[str, PlanKind] = {
     "estates": PlanKind(_estate_options, _estate_houses),
+    "full-street": PlanKind(_condition(_full_street), _full_street_houses),
+    "street-ends": PlanKind(_condition(_street_ends), lambda spec, sheet, claim: _street_end_houses(sheet)),
+    "bis-one-street": PlanKind(_condition(
+        lambda spec, sheet: any(sum(row) >= spec.count for row in sheet.is_bis)), _no_houses),
+    "temps": PlanKind(_condition(lambda spec, sheet: sheet.temps >= spec.count), _no_houses),
+    "parks-streets": PlanKind(_condition(
+        lambda spec, sheet: sum(_all_parks(sheet, s) for s in _streets(sheet)) >= spec.count), _no_houses),
+    "pools-streets": PlanKind(_condition(
+        lambda spec, sheet: sum(_all_pools(sheet, s) for s in _streets(sheet)) >= spec.count), _no_houses),
+    "parks-pools-roundabout": PlanKind(_condition(lambda spec, sheet: any(
+        _all_parks(sheet, s) and _all_pools(sheet, s) and any(sheet.roundabouts[s])
+        for s in _streets(sheet))), _no_houses),
+    "parks-pools-street": PlanKind(_condition(
+        lambda spec, sheet: _all_parks(sheet, spec.street) and _all_pools(sheet, spec.street)), _no_houses),
+    "all-cones-one-street": PlanKind(_condition(
+        lambda spec, sheet: any(_all_cones_sold(sheet, s) for s in _streets(sheet))), _no_houses),
+    "street-fully-lit": PlanKind(_condition(
+        lambda spec, sheet: any(_fully_lit(sheet, s) for s in _streets(sheet))), _no_houses),
+    "all-eggs-street": PlanKind(_condition(_all_eggs), _no_houses),
 }
 
 
@@ -85,6 +201,6 @@ def apply_claim(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: PlanClaim, tur
     Points are settled at the end of the turn, once every player's claims are known.
     """
     spec = plans[claim.deck - 1]
-    for street, h in PLAN_KINDS[spec.kind].houses(claim.estates):
+    for street, h in PLAN_KINDS[spec.kind].houses(spec, sheet, claim.estates):
         sheet.mark_plan(street, h, claim.deck)
     sheet.plan_turns[claim.deck - 1] = turn

@@ -29,11 +29,12 @@ class Sheet:
     __slots__ = (
         "data", "numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks",
         "pools", "real_estate", "temps", "n_bis", "refusals", "n_roundabouts",
-        "plan_turns", "plan_points", "_bounds", "_runs", "street_cache",
+        "plan_turns", "plan_points", "board", "_bounds", "_runs", "street_cache",
     )
 
-    def __init__(self, data: GameData = DEFAULT_DATA) -> None:
+    def __init__(self, data: GameData = DEFAULT_DATA, board: object = None) -> None:
         self.data = data
+        self.board = board  # thematic board state (rules/boards.py); None on the base board
         sizes = data.street_houses
         self.numbers: list[list[int | None]] = [[None] * n for n in sizes]
         self.is_bis: list[list[bool]] = [[False] * n for n in sizes]
@@ -74,6 +75,7 @@ class Sheet:
         other.n_roundabouts = self.n_roundabouts
         other.plan_turns = self.plan_turns[:]
         other.plan_points = self.plan_points[:]
+        other.board = None if self.board is None else self.board.copy()  # type: ignore[attr-defined]
         other._bounds = self._bounds[:]
         other._runs = self._runs[:]
         other.street_cache = self.street_cache[:]
@@ -309,8 +311,9 @@ class Sheet:
         return f"{value}b" if self.is_bis[street][house] else str(value)
 
     def to_record(self) -> dict:
-        """The `sheet` block of a game record (RECORDS.md §1)."""
-        return {
+        """The `sheet` block of a game record (RECORDS.md §1), plus a `board`
+        block on thematic boards."""
+        record = {
             "houses": [
                 [self.house_label(s, h) for h in range(len(row))]
                 for s, row in enumerate(self.numbers)
@@ -329,6 +332,9 @@ class Sheet:
                 if turn is not None
             ],
         }
+        if self.board is not None:
+            record["board"] = self.board.record(self)  # type: ignore[attr-defined]
+        return record
 
     def __str__(self) -> str:
         return render_sheet(self)
@@ -362,4 +368,6 @@ def render_sheet(sheet: Sheet) -> str:
         f"refusals {sheet.refusals}  roundabouts {sheet.n_roundabouts}  "
         f"real estate [{re_cols}]  plans {plans}"
     )
+    if sheet.board is not None:
+        lines.extend(sheet.board.lines(sheet))  # type: ignore[attr-defined]
     return "\n".join(lines)

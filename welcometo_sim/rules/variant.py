@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .data import DEFAULT_DATA, GameData, PlanSpec
+from .boards import BOARD_RULES, Board
+from .data import BOARDS, DEFAULT_DATA, GameData, PlanSpec
 
-BOARDS: tuple[str, ...] = ("base",)
-"""Boards this version of the engine can play."""
+MAX_PLAYERS = 12
 
 
 class VariantError(ValueError):
@@ -16,7 +16,13 @@ class VariantError(ValueError):
 
 @dataclass(frozen=True)
 class Variant:
-    """Static rules of a game, separate from any game state."""
+    """Static rules of a game, separate from any game state.
+
+    `advanced` adds roundabouts and the advanced plans (decks 1 and 2);
+    `expert` gives each player a private hand; `solo` is the one-player mode
+    with the solo card; `board` picks a thematic board, whose plans replace
+    deck n°3.
+    """
 
     advanced: bool = False
     expert: bool = False
@@ -26,17 +32,31 @@ class Variant:
 
     def check(self, n_players: int) -> None:
         """Raise VariantError when these rules cannot be played by n_players."""
-        if not 1 <= n_players <= 12:
-            raise VariantError(f"{n_players} players: the game takes 1 to 12")
+        if not 1 <= n_players <= MAX_PLAYERS:
+            raise VariantError(f"{n_players} players: the game takes 1 to {MAX_PLAYERS}")
         if self.board not in BOARDS:
             raise VariantError(f"unknown board {self.board!r} (known: {', '.join(BOARDS)})")
-        for name in ("advanced", "expert", "solo"):
-            if getattr(self, name):
-                raise VariantError(f"the {name} variant is not available in this version")
+        if self.solo and n_players != 1:
+            raise VariantError(f"solo mode is for 1 player, not {n_players}")
+        if self.expert and n_players < 2:
+            raise VariantError("expert rules need at least 2 players")
+        if self.solo and self.expert:
+            raise VariantError("solo mode and expert rules cannot be combined")
+
+    @property
+    def rules(self) -> Board:
+        """The board's rules object (hooks called by the game)."""
+        return BOARD_RULES[self.board]
 
     def plan_deck(self, deck: int) -> tuple[PlanSpec, ...]:
         """The cards of plan deck n°`deck` (1..3) under this variant."""
-        return self.data.plans_of_deck(deck)
+        data = self.data
+        if deck == 3 and self.board != "base":
+            return data.board_plans[self.board]
+        cards = data.plans_of_deck(deck)
+        if self.advanced:
+            cards += tuple(p for p in data.advanced_plans if p.deck == deck)
+        return cards
 
     def to_record(self) -> dict:
         return {"advanced": self.advanced, "expert": self.expert, "solo": self.solo, "board": self.board}
