@@ -8,14 +8,19 @@ estimate of potential, each term weighted by `weights`:
 - `points`: current score (temps valued at `weights.temp` each);
 - `estate_potential`: unfinished fenced runs of 1..6 houses, by how built they are;
 - `flexibility`: empty houses that can still take a number (refusal risk);
-- `plan_progress`: share of each open plan's estates already on the sheet.
+- `plan_progress`: share of each open plan's estates already on the sheet;
+- `board`: the thematic board's points (egg thresholds interpolated).
+
+Advanced variant: it builds a roundabout only to escape a permit refusal,
+on the house that then allows the best play. Ice cream: the truck direction
+is part of the play, so it is chosen by the same evaluation.
 """
 
 from __future__ import annotations
 
 from welcometo_sim.evaluation import sheet_features, sheet_terms
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
-                                    apply_play, effect_options)
+                                    apply_play, effect_options, legal_plays)
 
 
 class GreedyStrategy(Strategy):
@@ -27,6 +32,7 @@ class GreedyStrategy(Strategy):
             "estate_potential": 0.5,
             "flexibility": 1.5,
             "plan_progress": 0.5,
+            "board": 1.0,
         },
         "shortlist": 4,
     }
@@ -43,6 +49,7 @@ class GreedyStrategy(Strategy):
             + w["estate_potential"] * terms.estate_potential
             + w["flexibility"] * terms.flexibility
             + w["plan_progress"] * terms.plan_progress
+            + w["board"] * terms.board
         )
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
@@ -90,3 +97,30 @@ class GreedyStrategy(Strategy):
     def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
         planned, self._planned_effect = self._planned_effect, None
         return planned if planned in options else None
+
+    def _best_write(self, sheet: Sheet, view: PlayerView) -> float | None:
+        """Value of the best non-temp play on `sheet` (None when nothing fits)."""
+        best = None
+        for play in legal_plays(sheet, view.offers):
+            if not play.temp:
+                after = sheet.copy()
+                apply_play(after, play)
+                value = self.evaluate(after, view)
+                best = value if best is None else max(best, value)
+        return best
+
+    def choose_roundabout(self, view: PlayerView, houses: list) -> tuple[int, int] | None:
+        if self._best_write(view.sheet, view) is not None:
+            return None
+        refused = view.sheet.copy()
+        refused.refusals += 1
+        best_value, best_house = self.evaluate(refused, view), None
+        for house in houses:
+            if house is None:
+                continue
+            trial = view.sheet.copy()
+            trial.build_roundabout(*house)
+            value = self._best_write(trial, view)
+            if value is not None and value > best_value:
+                best_value, best_house = value, house
+        return best_house

@@ -169,6 +169,23 @@ def plan_progress(sheet: Sheet, plans: Sequence[PlanSpec],
     return total
 
 
+def board_value(sheet: Sheet) -> float:
+    """The thematic board's points as they stand (street-race bonuses left out).
+    Egg thresholds are interpolated linearly so that every egg counts a little."""
+    state = sheet.board
+    if state is None:
+        return 0.0
+    total_eggs = getattr(state, "total", None)
+    if total_eggs is None:
+        return float(state.points(sheet))  # type: ignore[attr-defined]
+    eggs = total_eggs()
+    steps = [(0, 0), *sorted(sheet.data.egg_scores)]
+    for (low, low_points), (high, high_points) in zip(steps, steps[1:]):
+        if eggs < high:
+            return low_points + (high_points - low_points) * (eggs - low) / (high - low)
+    return float(steps[-1][1])
+
+
 class Terms(NamedTuple):
     """All evaluation terms of a sheet, computed in one pass (see the functions above)."""
 
@@ -176,6 +193,7 @@ class Terms(NamedTuple):
     estate_potential: float
     flexibility: float
     plan_progress: float
+    board: float
 
 
 def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
@@ -213,7 +231,8 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 have += 1
         value = spec.points[0] if first_turn[deck] is None else spec.points[1]
         progress += value * have / len(spec.estates)
-    return Terms(points, sum(map(mul, partial, values)), sum(f.flexibility for f in features), progress)
+    return Terms(points, sum(map(mul, partial, values)), sum(f.flexibility for f in features),
+                 progress, board_value(sheet))
 
 
 def _track_value(track: Sequence[int], crossed: int) -> int:

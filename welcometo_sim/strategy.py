@@ -29,7 +29,8 @@ import numpy as np
 import yaml
 
 from .rules.data import EFFECTS, PlanSpec
-from .rules.effects import Effect, Offer, Play, apply_effect, apply_play, effect_options
+from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
+                            must_play)
 from .rules.game import PlayerView, PublicSeat
 from .rules.plans import PlanClaim, claim_options
 from .rules.sheet import Sheet
@@ -37,7 +38,7 @@ from .rules.sheet import Sheet
 __all__ = [
     "Strategy", "StrategySpec", "StrategyLoadError", "PlayerView", "PublicSeat", "Play", "Effect",
     "Offer", "PlanClaim", "PlanSpec", "Sheet", "EFFECTS", "apply_play", "apply_effect",
-    "effect_options", "claim_options", "load_strategy", "parse_strategy", "builtin_strategies",
+    "effect_options", "legal_plays", "must_play", "claim_options", "load_strategy", "parse_strategy", "builtin_strategies",
 ]
 
 ENTRY_POINT_GROUP = "welcometo_sim.strategies"
@@ -80,12 +81,14 @@ class Strategy:
         return False
 
     def choose_roundabout(self, view: PlayerView, houses: list[tuple[int, int] | None]) -> tuple[int, int] | None:
-        """Advanced variant: where to build a roundabout before playing, or None."""
+        """Advanced variant, before the play: a (street, house) from `houses` to
+        turn into a roundabout, or None (the last option) to build none. Default: none."""
         return None
 
-    def choose_truck_direction(self, view: PlayerView, directions: list[str]) -> str:
-        """Ice-cream board: driving direction of the street-2 truck."""
-        return directions[0]
+    def choose_pass(self, view: PlayerView, cards: list[int]) -> int:
+        """Expert rules, after a refusal only: the index in `view.hand` of the card
+        passed to the next seat (after a play it is the unused card). Default: the first."""
+        return cards[0]
 
 
 def complete_all(claimable: Sequence[PlanClaim]) -> list[PlanClaim]:

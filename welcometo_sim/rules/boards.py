@@ -21,22 +21,16 @@ class Board:
     """The base board: no extra state, no bonus."""
 
     name = "base"
-    needs_direction = False
 
     def new_state(self, data: GameData) -> object:
         return None
-
-    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
-        """The offered number `number` was written in (street, house)."""
-
-    def direction_needed(self, sheet: Sheet, street: int) -> bool:
-        return False
 
     def settle(self, sheets: Sequence[Sheet], race: list[int | None], turn: int) -> None:
         """End of turn: decide the races won this turn (ice cream street bonuses)."""
 
     def bonus(self, sheet: Sheet, race: Sequence[int | None]) -> int:
-        return 0
+        """The board's score for this sheet (`race`: turn each street race was won)."""
+        return 0 if sheet.board is None else sheet.board.points(sheet)  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------ ice cream
@@ -62,6 +56,41 @@ class IceCreamState:
         other.cones = [row[:] for row in self.cones]
         other.finished = self.finished[:]
         return other
+
+    def undecided_streets(self) -> list[int]:
+        return [s for s, d in enumerate(self.direction) if d is None]
+
+    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
+        """Drive the street's truck to `house` if that is further along its route:
+        the cone there is sold, cones on the houses it passes are lost."""
+        direction = self.direction[street]
+        cones = self.cones[street]
+        position = self.position[street]
+        if direction == TRUCK_RIGHT:
+            start = -1 if position is None else position
+            if house <= start:
+                return
+            passed = range(start + 1, house)
+        elif direction == TRUCK_LEFT:
+            start = len(cones) if position is None else position
+            if house >= start:
+                return
+            passed = range(house + 1, start)
+        else:
+            raise ValueError(f"street {street}: the truck has no direction yet")
+        for h in passed:
+            if cones[h] == OPEN:
+                cones[h] = LOST
+        if cones[house] == OPEN:
+            cones[house] = SOLD
+        self.position[street] = house
+        if self.finished[street] is None and OPEN not in cones:
+            self.finished[street] = turn
+
+    def points(self, sheet: Sheet) -> int:
+        """Scoops of the sold cones (street bonuses are decided by the race)."""
+        return sum(sheet.data.cones[s][h] for s, row in enumerate(self.cones)
+                   for h, c in enumerate(row) if c == SOLD)
 
     def sold(self, street: int) -> list[int]:
         return [h for h, state in enumerate(self.cones[street]) if state == SOLD]
@@ -90,36 +119,6 @@ class IceCream(Board):
     def new_state(self, data: GameData) -> IceCreamState:
         return IceCreamState(data)
 
-    def direction_needed(self, sheet: Sheet, street: int) -> bool:
-        return sheet.board.direction[street] is None  # type: ignore[union-attr]
-
-    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
-        state: IceCreamState = sheet.board  # type: ignore[assignment]
-        direction = state.direction[street]
-        n = len(state.cones[street])
-        position = state.position[street]
-        if direction == TRUCK_RIGHT:
-            start = -1 if position is None else position
-            if house <= start:
-                return
-            passed = range(start + 1, house)
-        elif direction == TRUCK_LEFT:
-            start = n if position is None else position
-            if house >= start:
-                return
-            passed = range(house + 1, start)
-        else:
-            raise ValueError(f"street {street}: the truck has no direction yet")
-        cones = state.cones[street]
-        for h in passed:
-            if cones[h] == OPEN:
-                cones[h] = LOST
-        if cones[house] == OPEN:
-            cones[house] = SOLD
-        state.position[street] = house
-        if state.finished[street] is None and OPEN not in cones:
-            state.finished[street] = turn
-
     def settle(self, sheets: Sequence[Sheet], race: list[int | None], turn: int) -> None:
         for street in range(len(race)):
             if race[street] is None and any(s.board.finished[street] == turn for s in sheets):  # type: ignore[union-attr]
@@ -127,13 +126,10 @@ class IceCream(Board):
 
     def bonus(self, sheet: Sheet, race: Sequence[int | None]) -> int:
         state: IceCreamState = sheet.board  # type: ignore[assignment]
-        cones = sheet.data.cones
-        total = 0
+        total = state.points(sheet)
         for street, row in enumerate(state.cones):
-            sold = [h for h, c in enumerate(row) if c == SOLD]
-            total += sum(cones[street][h] for h in sold)
             if race[street] is not None and state.finished[street] == race[street]:
-                total += len(sold)
+                total += row.count(SOLD)
         return total
 
 
@@ -163,6 +159,16 @@ class ChristmasState:
     def copy(self) -> "ChristmasState":
         return self
 
+    def undecided_streets(self) -> list[int]:
+        return []
+
+    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
+        """Lights follow from the numbers; nothing to record."""
+
+    def points(self, sheet: Sheet) -> int:
+        """For each street, the houses in its longest string of lights."""
+        return sum(longest_string(sheet, s) for s in range(len(sheet.numbers)))
+
     def record(self, sheet: Sheet) -> dict:
         return {"longest": [longest_string(sheet, s) for s in range(len(sheet.numbers))]}
 
@@ -175,10 +181,6 @@ class Christmas(Board):
 
     def new_state(self, data: GameData) -> ChristmasState:
         return ChristmasState()
-
-    def bonus(self, sheet: Sheet, race: Sequence[int | None]) -> int:
-        return sum(longest_string(sheet, s) for s in range(len(sheet.numbers)))
-
 
 # ---------------------------------------------------------------- Easter eggs
 class EasterState:
@@ -197,6 +199,23 @@ class EasterState:
     def total(self) -> int:
         return sum(c for row in self.collected for c in row if c)
 
+    def points(self, sheet: Sheet) -> int:
+        """Points of the best egg threshold reached."""
+        total = self.total()
+        for threshold, points in sheet.data.egg_scores:
+            if total >= threshold:
+                return points
+        return 0
+
+    def undecided_streets(self) -> list[int]:
+        return []
+
+    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
+        """Writing the offered number on an egg house collects min(eggs, holes)."""
+        eggs = sheet.data.eggs[street].get(house)
+        if eggs:
+            self.collected[street][house] = min(eggs, sheet.data.egg_holes.get(number, 0))
+
     def record(self, sheet: Sheet) -> dict:
         return {"eggs": [[[h, c] for h, c in enumerate(row) if c is not None] for row in self.collected]}
 
@@ -210,19 +229,5 @@ class Easter(Board):
 
     def new_state(self, data: GameData) -> EasterState:
         return EasterState(data)
-
-    def on_write(self, sheet: Sheet, street: int, house: int, number: int, turn: int) -> None:
-        eggs = sheet.data.eggs[street].get(house)
-        if eggs:
-            holes = sheet.data.egg_holes.get(number, 0)
-            sheet.board.collected[street][house] = min(eggs, holes)  # type: ignore[union-attr]
-
-    def bonus(self, sheet: Sheet, race: Sequence[int | None]) -> int:
-        total = sheet.board.total()  # type: ignore[union-attr]
-        for threshold, points in sheet.data.egg_scores:
-            if total >= threshold:
-                return points
-        return 0
-
 
 BOARD_RULES: dict[str, Board] = {b.name: b for b in (Board(), IceCream(), Christmas(), Easter())}

@@ -10,8 +10,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .data import (BIS, LANDSCAPER, MAX_NUMBER, MIN_NUMBER, POOL, REAL_ESTATE, SURVEYOR, TEMP,
-                   TEMP_MODIFIERS)
+                   TEMP_MODIFIERS, TRUCK_LEFT, TRUCK_RIGHT)
 from .sheet import Sheet
+
+
+TRUCK_CHOICES = (TRUCK_LEFT, TRUCK_RIGHT)
 
 
 class Offer(NamedTuple):
@@ -31,7 +34,9 @@ class Play(NamedTuple):
     """Writing `number` in (street, house) with offer `offer`.
 
     `temp` is True when the temp agency is used (the number may then differ
-    from the offer's by up to 2, and a temp box is crossed).
+    from the offer's by up to 2, and a temp box is crossed). `truck` is the
+    ice-cream truck direction ("left" or "right") chosen with the first
+    number written on a street whose direction is still open, else None.
     """
 
     offer: int
@@ -39,6 +44,7 @@ class Play(NamedTuple):
     house: int
     number: int
     temp: bool = False
+    truck: str | None = None
 
 
 class Effect(NamedTuple):
@@ -62,7 +68,8 @@ class Effect(NamedTuple):
 
 
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
-    """Every play the offers allow on this sheet, temp-agency variants included."""
+    """Every play the offers allow on this sheet, temp-agency variants included
+    (and both truck directions where an ice-cream truck has none yet)."""
     plays = []
     for index, offer in enumerate(offers):
         number = offer.number
@@ -74,7 +81,21 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
                 if MIN_NUMBER <= value <= MAX_NUMBER:
                     for street, house in sheet.houses_for(value):
                         plays.append(Play(index, street, house, value, True))
+    if sheet.board is not None:
+        undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
+        if undecided:
+            plays = _with_truck_directions(plays, undecided)
     return plays
+
+
+def _with_truck_directions(plays: list[Play], streets: list[int]) -> list[Play]:
+    expanded = []
+    for play in plays:
+        if play.street in streets:
+            expanded.extend(play._replace(truck=d) for d in TRUCK_CHOICES)
+        else:
+            expanded.append(play)
+    return expanded
 
 
 def must_play(plays: list[Play]) -> bool:
@@ -109,11 +130,17 @@ def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
     return []
 
 
-def apply_play(sheet: Sheet, play: Play) -> None:
-    """Write the play's number (and cross a temp box if the agency is used)."""
+def apply_play(sheet: Sheet, play: Play, turn: int = 0) -> None:
+    """Write the play's number (and cross a temp box if the agency is used);
+    the board reacts to the written number (trucks drive, eggs are collected)."""
     sheet.write(play.street, play.house, play.number)
     if play.temp and sheet.temps < sheet.data.temp_boxes:
         sheet.temps += 1
+    board = sheet.board
+    if board is not None:
+        if play.truck is not None:
+            board.direction[play.street] = play.truck  # type: ignore[attr-defined]
+        board.on_write(sheet, play.street, play.house, play.number, turn)  # type: ignore[attr-defined]
 
 
 def apply_effect(sheet: Sheet, effect: Effect) -> None:

@@ -13,7 +13,8 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from .data import N_STACKS, TEMP, PlanSpec
+from .cards import Deck, ExpertHands, SoloDeck
+from .data import TEMP, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
 from .plans import PlanClaim, apply_claim, claim_options
@@ -30,6 +31,9 @@ class StrategyError(RuntimeError):
     def __init__(self, strategy: str, seat: int, seed: int, turn: int, problem: str) -> None:
         super().__init__(f"strategy {strategy!r} (seat {seat}) {problem} in game seed {seed}, turn {turn}")
         self.strategy, self.seat, self.seed, self.turn, self.problem = strategy, seat, seed, turn, problem
+
+    def __reduce__(self):  # keeps the fields when a worker process sends it back
+        return (type(self), (self.strategy, self.seat, self.seed, self.turn, self.problem))
 
 
 class Seat(NamedTuple):
@@ -56,9 +60,13 @@ class PlayerView:
 
     `sheet` is the player's own sheet as it stands now; `public` is every
     seat's public summary as of the start of the turn; `plan_first_turn[d]` is
-    the turn plan d+1 was first completed by anyone (None: its high value is
-    still to be had); `next_effects` are the effects of the next turn's
-    offers, known from the card corners (None when a reshuffle hides them).
+    the turn plan d+1 was first completed by anyone, or the turn before the
+    solo card came up (None: its high value is still to be had);
+    `next_effects` are the effects of the next turn's offers, known from the
+    card corners (None when a reshuffle hides them, and in solo and expert
+    games); `hand` is the solo player's three revealed cards or the expert
+    player's hand (offers index them through `number_from` / `effect_from`),
+    else None.
     """
 
     seat: int
@@ -72,6 +80,7 @@ class PlayerView:
     cards_left: int
     variant: Variant
     n_players: int
+    hand: list[tuple[int, str]] | None = None
 
 
 @dataclass
@@ -87,6 +96,7 @@ class GameResult:
     end_reasons: list[str]
     plan_first_turn: list[int | None]
     record: dict | None = field(default=None)
+    race: list[int | None] = field(default_factory=lambda: [None, None, None])
 
 
 def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
@@ -122,6 +132,24 @@ def settle_plans(sheets: Sequence[Sheet], plans: Sequence[PlanSpec],
             sheet.plan_points[deck] = points
 
 
+def solo_card_came_up(first_turn: list[int | None], turn: int) -> None:
+    """Every plan nobody has completed now scores its low value, as if an
+    opponent had completed it in the previous turn."""
+    for deck, first in enumerate(first_turn):
+        if first is None:
+            first_turn[deck] = turn - 1
+
+
+def card_source(variant: Variant, rng: np.random.Generator, n_players: int) -> Deck | SoloDeck | ExpertHands:
+    """Where this variant's offers come from."""
+    cards = variant.data.deck
+    if variant.solo:
+        return SoloDeck(cards, rng)
+    if variant.expert:
+        return ExpertHands(cards, rng, n_players)
+    return Deck(cards, rng)
+
+
 def end_reasons(sheets: Sequence[Sheet], deck_exhausted: bool = False) -> list[str]:
     """Every end condition of RULES.md §7 that holds now."""
     reasons = []
@@ -141,56 +169,6 @@ def claim_to_record(claim: PlanClaim) -> dict:
     return {"deck": claim.deck, "estates": estates}
 
 
-class Deck:
-    """The construction cards as three stacks (number side up) and three discard
-    piles (effect side up). Cards are indices into `cards`."""
-
-    def __init__(self, cards: Sequence[tuple[int, str]], rng: np.random.Generator) -> None:
-        self.cards = cards
-        self.rng = rng
-        self.stacks: list[list[int]] = []
-        self.discards: list[list[int]] = [[] for _ in range(N_STACKS)]
-        self._deal(list(range(len(cards))))
-
-    def _deal(self, card_ids: list[int]) -> None:
-        order = [card_ids[i] for i in self.rng.permutation(len(card_ids))]
-        size = len(order) // N_STACKS
-        self.stacks = [order[i * size:(i + 1) * size] for i in range(N_STACKS)]
-
-    def reshuffle_all(self) -> None:
-        """Plan reshuffle: every card (stacks and discards) into three new stacks."""
-        everything = [c for pile in self.stacks + self.discards for c in pile]
-        self.discards = [[] for _ in range(N_STACKS)]
-        self._deal(sorted(everything))
-
-    def reveal(self) -> bool:
-        """Flip each stack's top card onto its discard pile. When that empties the
-        stacks, keep the three flipped cards as effects and shuffle all other cards
-        into new stacks. Returns True when that exhaustion reshuffle happened."""
-        for stack, discard in zip(self.stacks, self.discards):
-            discard.append(stack.pop())
-        if all(self.stacks):
-            return False
-        kept = [pile[-1] for pile in self.discards]
-        rest = [c for pile in self.stacks for c in pile] + [c for pile in self.discards for c in pile[:-1]]
-        self.discards = [[c] for c in kept]
-        self._deal(sorted(rest))
-        return True
-
-    def offers(self) -> list[Offer]:
-        cards = self.cards
-        return [
-            Offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
-            for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
-        ]
-
-    def next_effects(self) -> tuple[str, ...]:
-        return tuple(self.cards[stack[-1]][1] for stack in self.stacks)
-
-    def cards_left(self) -> int:
-        return sum(len(stack) for stack in self.stacks)
-
-
 class Game:
     """One game in progress. Use :func:`play_game` unless you need the steps."""
 
@@ -198,15 +176,17 @@ class Game:
                  plan_ids: Sequence[str | None] = (None, None, None), record: bool = False) -> None:
         variant.check(len(seats))
         self.variant = variant
+        self.board = variant.rules
         self.seats = list(seats)
         self.seed = int(seed)
         self.rng, seat_rngs = seat_generators(self.seed, len(seats))
         self.plans = draw_plans(variant, self.rng, plan_ids)
         self.strategies = [seat.factory(rng) for seat, rng in zip(self.seats, seat_rngs)]
-        self.sheets = [Sheet(variant.data) for _ in self.seats]
-        self.deck = Deck(variant.data.deck, self.rng)
+        self.sheets = [Sheet(variant.data, self.board.new_state(variant.data)) for _ in self.seats]
+        self.deck = card_source(variant, self.rng, len(self.seats))
         self.turn = 0
         self.first_turn: list[int | None] = [None, None, None]
+        self.race: list[int | None] = [None] * len(variant.data.street_houses)
         self.reshuffle_pending = False
         self.turn_records: list[dict] | None = [] if record else None
 
@@ -225,9 +205,9 @@ class Game:
             self.deck.reshuffle_all()
             self.reshuffle_pending = False
             events.append("plan-reshuffle")
-        if self.deck.reveal():
-            events.append("deck-reshuffled")
-        offers = self.deck.offers()
+        events += self.deck.begin_turn()
+        if "solo-card" in events:
+            solo_card_came_up(self.first_turn, self.turn)
         next_effects = self.deck.next_effects()
         public = tuple(
             PublicSeat(s.temps, s.refusals, tuple(s.plan_turns), s.n_built()) for s in self.sheets
@@ -235,21 +215,20 @@ class Game:
         plan_status = tuple(self.first_turn)
         actions = []
         for seat, sheet in enumerate(self.sheets):
-            view = PlayerView(seat, self.turn, sheet, offers, next_effects, self.plans, plan_status,
-                              public, self.deck.cards_left(), self.variant, len(self.sheets))
+            view = PlayerView(seat, self.turn, sheet, self.deck.offers(seat), next_effects, self.plans,
+                              plan_status, public, self.deck.cards_left(), self.variant,
+                              len(self.sheets), self.deck.hand(seat))
             actions.append(self._seat_turn(seat, view))
+        record = self.deck.record() if self.turn_records is not None else None
+        self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
         first_plan_this_turn = all(t is None for t in self.first_turn)
         settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
-        if first_plan_this_turn:
+        self.board.settle(self.sheets, self.race, self.turn)
+        if first_plan_this_turn and not self.variant.solo:
             self._offer_reshuffle(actions)
         if self.turn_records is not None:
-            self.turn_records.append({
-                "turn": self.turn,
-                "events": events,
-                "offers": [[o.number, o.effect] for o in offers],
-                "actions": actions,
-            })
-        return end_reasons(self.sheets)
+            self.turn_records.append({"turn": self.turn, "events": events, **record, "actions": actions})
+        return end_reasons(self.sheets, self.deck.exhausted())
 
     # --------------------------------------------------------------- one seat
     def _ask(self, seat: int, hook: str, *args: Any) -> Any:
@@ -259,9 +238,13 @@ class Game:
             raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
                                 f"raised {type(exc).__name__}: {exc} in {hook}") from exc
 
-    def _illegal(self, seat: int, hook: str, answer: Any) -> StrategyError:
-        return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                             f"answered an illegal {answer!r} to {hook}")
+    def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
+        """Ask a hook to pick from `options`; anything else is an illegal answer."""
+        answer = self._ask(seat, hook, view, options)
+        if answer not in options:
+            raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                                f"answered an illegal {answer!r} to {hook}")
+        return answer
 
     def _seat_turn(self, seat: int, view: PlayerView) -> dict:
         sheet = view.sheet
@@ -270,28 +253,45 @@ class Game:
             "effect_from": None, "written": None, "truck": None, "effect": None,
             "plans": [], "reshuffle": False,
         }
+        if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
+            self._roundabout(seat, view, action)
         plays: list[Play | None] = list(legal_plays(sheet, view.offers))
         play = None
         if plays:
             if not must_play(plays):  # type: ignore[arg-type]
                 plays.append(None)
-            play = self._ask(seat, "choose_play", view, plays)
-            if play not in plays:
-                raise self._illegal(seat, "choose_play", play)
+            play = self._choose(seat, "choose_play", view, plays)
         if play is None:
             sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
             action["refusal"] = True
         else:
             self._play(seat, view, play, action)
+        if self.variant.expert:
+            action["passed"] = self._passed_card(seat, view, play)
         self._claim_plans(seat, view, action)
         return action
+
+    def _roundabout(self, seat: int, view: PlayerView, action: dict) -> None:
+        options: list[tuple[int, int] | None] = [*view.sheet.roundabout_options(), None]
+        choice = self._choose(seat, "choose_roundabout", view, options)
+        if choice is not None:
+            view.sheet.build_roundabout(*choice)
+            action["roundabout"] = {"street": choice[0], "house": choice[1]}
+
+    def _passed_card(self, seat: int, view: PlayerView, play: Play | None) -> int:
+        """Expert: the hand card passed on: the unused one, or the strategy's pick on a refusal."""
+        if play is not None:
+            offer = view.offers[play.offer]
+            return 3 - offer.number_from - offer.effect_from
+        return self._choose(seat, "choose_pass", view, [0, 1, 2])
 
     def _play(self, seat: int, view: PlayerView, play: Play, action: dict) -> None:
         sheet = view.sheet
         offer = view.offers[play.offer]
-        apply_play(sheet, play)
+        apply_play(sheet, play, self.turn)
         action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
         action["written"] = {"street": play.street, "house": play.house, "number": play.number}
+        action["truck"] = play.truck
         if play.temp:
             action["effect"] = {"kind": TEMP}
             return
@@ -299,9 +299,7 @@ class Game:
         if not options:
             return
         options.append(None)
-        effect = self._ask(seat, "choose_effect", view, options)
-        if effect not in options:
-            raise self._illegal(seat, "choose_effect", effect)
+        effect = self._choose(seat, "choose_effect", view, options)
         if effect is not None:
             apply_effect(sheet, effect)
             action["effect"] = effect.to_record()
@@ -314,7 +312,8 @@ class Game:
         chosen = self._ask(seat, "choose_plans", view, claimable)
         for claim in chosen or ():
             if claim not in claim_options(sheet, self.plans):
-                raise self._illegal(seat, "choose_plans", claim)
+                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                                    f"answered an illegal {claim!r} to choose_plans")
             apply_claim(sheet, self.plans, claim, self.turn)
             action["plans"].append(claim_to_record(claim))
 
@@ -327,14 +326,18 @@ class Game:
                               len(self.sheets))
             wants = self._ask(seat, "choose_reshuffle", view)
             if not isinstance(wants, (bool, np.bool_)):
-                raise self._illegal(seat, "choose_reshuffle", wants)
+                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                                    f"answered an illegal {wants!r} to choose_reshuffle")
             if wants:
                 actions[seat]["reshuffle"] = True
                 self.reshuffle_pending = True
 
     # ------------------------------------------------------------------ result
+    def bonus(self, seat: int) -> int:
+        return self.board.bonus(self.sheets[seat], self.race)
+
     def result(self, reasons: list[str]) -> GameResult:
-        scores = score_game(self.sheets, solo=self.variant.solo)
+        scores = score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
         keys = [rank_key(score["total"], sheet) for score, sheet in zip(scores, self.sheets)]
         game_ranks = ranks(keys)
         record = None
@@ -355,7 +358,7 @@ class Game:
                 ],
             }
         return GameResult(self.seed, self.plans, self.sheets, scores, game_ranks, self.turn,
-                          reasons, list(self.first_turn), record)
+                          reasons, list(self.first_turn), record, list(self.race))
 
 
 def play_game(variant: Variant, seats: Sequence[Seat], seed: int,

@@ -8,12 +8,13 @@ what makes every score explainable from the record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .data import DEFAULT_DATA, PlanSpec
+from .cards import pair_offers
+from .data import PlanSpec
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
 from .plans import PlanClaim, apply_claim, claim_options
-from .game import settle_plans
+from .game import settle_plans, solo_card_came_up
 from .scoring import rank_key, ranks, score_game
 from .sheet import Sheet
 from .variant import Variant
@@ -32,6 +33,7 @@ class ReplayState:
     sheets: list[Sheet]
     turn: int = 0
     first_turn: list[int | None] = field(default_factory=lambda: [None, None, None])
+    race: list[int | None] = field(default_factory=lambda: [None, None, None])
 
 
 def _variant(record: dict) -> Variant:
@@ -48,7 +50,7 @@ def _plans(record: dict, variant: Variant) -> tuple[PlanSpec, ...]:
         except KeyError:
             raise ReplayError(f"unknown plan id {entry['id']!r}") from None
         high, low = entry.get("points", spec.points)
-        plans.append(PlanSpec(spec.id, spec.deck, spec.kind, (int(high), int(low)), spec.estates))
+        plans.append(replace(spec, points=(int(high), int(low))))
     return tuple(plans)
 
 
@@ -74,9 +76,35 @@ def _resolve_effect(entry: dict, options: list[Effect]) -> Effect:
     raise ReplayError(f"illegal effect {entry}")
 
 
+def seat_offers(turn: dict, seat: int, variant: Variant) -> list[Offer]:
+    """The offers a seat chose from, rebuilt from a turn record: the three
+    shared pairs, or the number/effect pairs of the solo cards or expert hand."""
+    if variant.expert:
+        return pair_offers([tuple(card) for card in turn["hands"][seat]])
+    cards = [tuple(card) for card in turn["offers"]]
+    if variant.solo:
+        return pair_offers(cards)
+    return [Offer(n, e, i, i) for i, (n, e) in enumerate(cards)]
+
+
+def _offer_index(offers: list[Offer], action: dict) -> int:
+    for index, offer in enumerate(offers):
+        if (offer.number_from, offer.effect_from) == (action["number_from"], action["effect_from"]):
+            return index
+    raise ReplayError(f"seat {action['seat']}: no offer with cards "
+                      f"{action['number_from']}/{action['effect_from']}")
+
+
 def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
     """Check and apply one seat's recorded action."""
     sheet = state.sheets[action["seat"]]
+    roundabout = action.get("roundabout")
+    if roundabout is not None:
+        house = (roundabout["street"], roundabout["house"])
+        if not state.variant.advanced or sheet.n_roundabouts >= sheet.data.max_roundabouts \
+                or house not in sheet.roundabout_options():
+            raise ReplayError(f"seat {action['seat']}: illegal roundabout {roundabout}")
+        sheet.build_roundabout(*house)
     if action["refusal"]:
         plays = legal_plays(sheet, offers)
         if any(not p.temp for p in plays):
@@ -84,12 +112,13 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
         sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
     else:
         written, effect = action["written"], action["effect"]
-        index = action["number_from"]
+        index = _offer_index(offers, action)
         temp = effect is not None and effect["kind"] == "temp"
-        play = Play(index, written["street"], written["house"], written["number"], temp)
+        play = Play(index, written["street"], written["house"], written["number"], temp,
+                    action.get("truck"))
         if play not in legal_plays(sheet, offers):
             raise ReplayError(f"seat {action['seat']}: illegal play {written}")
-        apply_play(sheet, play)
+        apply_play(sheet, play, state.turn)
         if effect is not None and not temp:
             options = effect_options(sheet, offers[index], play)
             if effect["kind"] not in ("landscaper", "pool") or options:
@@ -106,26 +135,31 @@ def replay(record: dict, until_turn: int | None = None) -> ReplayState:
     """Replay the record's turns (all, or up to and including `until_turn`)."""
     try:
         variant = _variant(record)
+        board = variant.rules
         state = ReplayState(variant, _plans(record, variant),
-                            [Sheet(variant.data) for _ in record["players"]])
+                            [Sheet(variant.data, board.new_state(variant.data)) for _ in record["players"]])
         for turn in record["turns"]:
             if until_turn is not None and turn["turn"] > until_turn:
                 break
             state.turn = turn["turn"]
-            offers = [Offer(n, e, i, i) for i, (n, e) in enumerate(turn["offers"])]
+            if "solo-card" in turn["events"]:
+                solo_card_came_up(state.first_turn, state.turn)
             for action in turn["actions"]:
-                apply_action(state, offers, action)
+                apply_action(state, seat_offers(turn, action["seat"], variant), action)
             settle_plans(state.sheets, state.plans, state.first_turn, state.turn)
+            board.settle(state.sheets, state.race, state.turn)
     except ReplayError:
         raise
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ReplayError(f"malformed record: {type(exc).__name__}: {exc}") from None
     return state
 
 
 def final_block(state: ReplayState) -> list[dict]:
     """The `final` block the replayed sheets give (ranks, scores, sheets)."""
-    scores = score_game(state.sheets, solo=state.variant.solo)
+    board = state.variant.rules
+    scores = score_game(state.sheets, solo=state.variant.solo,
+                        bonus=lambda seat: board.bonus(state.sheets[seat], state.race))
     keys = [rank_key(s["total"], sheet) for s, sheet in zip(scores, state.sheets)]
     return [
         {"seat": seat, "rank": rank, "score": score, "sheet": sheet.to_record()}

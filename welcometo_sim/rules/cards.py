@@ -1,0 +1,208 @@
+"""Where each turn's offers come from: shared stacks, the solo deck, expert hands.
+
+Every card source answers the same questions for the game: the events before
+a turn's offers, the offers of a seat, what the record shows, the next
+turn's effects (when public), what to do with the cards once everybody has
+played, and the plan reshuffle. Cards are indices into the variant's deck.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Sequence
+
+import numpy as np
+
+from .data import HAND_SIZE, N_STACKS, SOLO_CARD
+from .effects import Offer
+
+Card = tuple[int, str]
+
+
+def _shuffled(card_ids: Sequence[int], rng: np.random.Generator) -> list[int]:
+    ordered = sorted(card_ids)
+    return [ordered[i] for i in rng.permutation(len(ordered))]
+
+
+def pair_offers(cards: Sequence[Card]) -> list[Offer]:
+    """Number from one card, effect from a different one (solo and expert)."""
+    return [
+        Offer(cards[i][0], cards[j][1], i, j)
+        for i, j in permutations(range(len(cards)), 2)
+    ]
+
+
+class Deck:
+    """The standard game: three stacks (number side up) and three discard piles
+    (effect side up); offer i pairs stack i's number with discard i's effect."""
+
+    def __init__(self, cards: Sequence[Card], rng: np.random.Generator) -> None:
+        self.cards = cards
+        self.rng = rng
+        self.stacks: list[list[int]] = []
+        self.discards: list[list[int]] = [[] for _ in range(N_STACKS)]
+        self._deal(list(range(len(cards))))
+
+    def _deal(self, card_ids: list[int]) -> None:
+        order = _shuffled(card_ids, self.rng)
+        size = len(order) // N_STACKS
+        self.stacks = [order[i * size:(i + 1) * size] for i in range(N_STACKS)]
+
+    def reshuffle_all(self) -> None:
+        """Plan reshuffle: every card (stacks and discards) into three new stacks."""
+        everything = [c for pile in self.stacks + self.discards for c in pile]
+        self.discards = [[] for _ in range(N_STACKS)]
+        self._deal(everything)
+
+    def reveal(self) -> bool:
+        """Flip each stack's top card onto its discard pile. When that empties the
+        stacks, keep the three flipped cards as effects and shuffle all other cards
+        into new stacks. Returns True when that exhaustion reshuffle happened."""
+        for stack, discard in zip(self.stacks, self.discards):
+            discard.append(stack.pop())
+        if all(self.stacks):
+            return False
+        kept = [pile[-1] for pile in self.discards]
+        rest = [c for pile in self.stacks for c in pile] + [c for pile in self.discards for c in pile[:-1]]
+        self.discards = [[c] for c in kept]
+        self._deal(rest)
+        return True
+
+    # The card-source interface used by the game.
+    def begin_turn(self) -> list[str]:
+        return ["deck-reshuffled"] if self.reveal() else []
+
+    def offers(self, seat: int = 0) -> list[Offer]:
+        cards = self.cards
+        return [
+            Offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
+            for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
+        ]
+
+    def hand(self, seat: int) -> list[Card] | None:
+        return None
+
+    def record(self) -> dict:
+        return {"offers": [[o.number, o.effect] for o in self.offers()]}
+
+    def next_effects(self) -> tuple[str, ...] | None:
+        return tuple(self.cards[stack[-1]][1] for stack in self.stacks)
+
+    def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
+        """Nothing to do: the shared cards stay where they are until the next reveal."""
+
+    def cards_left(self) -> int:
+        return sum(len(stack) for stack in self.stacks)
+
+    def exhausted(self) -> bool:
+        return False
+
+
+class SoloDeck:
+    """Solo mode: one draw pile with the solo card in its bottom half; each turn
+    reveals three fresh cards, all discarded after the turn."""
+
+    def __init__(self, cards: Sequence[Card], rng: np.random.Generator) -> None:
+        self.cards = cards
+        pile = _shuffled(range(len(cards)), rng)
+        position = int(rng.integers(len(pile) // 2 + 1, len(pile) + 1))
+        pile.insert(position, SOLO_CARD)
+        self.pile = pile[::-1]  # draw from the end
+        self.revealed: list[int] = []
+        self.discards: list[int] = []
+
+    def begin_turn(self) -> list[str]:
+        events = []
+        self.revealed = []
+        while len(self.revealed) < 3:
+            card = self.pile.pop()
+            if card == SOLO_CARD:
+                events.append("solo-card")
+            else:
+                self.revealed.append(card)
+        return events
+
+    def offers(self, seat: int = 0) -> list[Offer]:
+        return pair_offers(self.hand(seat))
+
+    def hand(self, seat: int) -> list[Card]:
+        return [self.cards[c] for c in self.revealed]
+
+    def record(self) -> dict:
+        return {"offers": [list(self.cards[c]) for c in self.revealed]}
+
+    def next_effects(self) -> tuple[str, ...] | None:
+        return None
+
+    def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
+        self.discards.extend(self.revealed)
+        self.revealed = []
+
+    def reshuffle_all(self) -> None:
+        raise RuntimeError("solo mode has no plan reshuffle")
+
+    def cards_left(self) -> int:
+        return sum(c != SOLO_CARD for c in self.pile)
+
+    def exhausted(self) -> bool:
+        """The deck cannot supply the three cards of another turn."""
+        return self.cards_left() < 3
+
+
+class ExpertHands:
+    """Expert rules: a private hand of three cards per player; after a turn
+    each passes the third card to the next seat and draws two."""
+
+    def __init__(self, cards: Sequence[Card], rng: np.random.Generator, n_players: int) -> None:
+        self.cards = cards
+        self.rng = rng
+        self.pile = _shuffled(range(len(cards)), rng)
+        self.discards: list[int] = []
+        self.hands = [[self.pile.pop() for _ in range(HAND_SIZE)] for _ in range(n_players)]
+        self.pending: list[str] = []
+
+    def begin_turn(self) -> list[str]:
+        events, self.pending = self.pending, []
+        return events
+
+    def offers(self, seat: int) -> list[Offer]:
+        return pair_offers(self.hand(seat))
+
+    def hand(self, seat: int) -> list[Card]:
+        return [self.cards[c] for c in self.hands[seat]]
+
+    def record(self) -> dict:
+        return {"hands": [[list(self.cards[c]) for c in hand] for hand in self.hands]}
+
+    def next_effects(self) -> tuple[str, ...] | None:
+        return None
+
+    def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
+        """`choices[seat]` = (number card, effect card, passed card) as hand indices.
+        The passed card goes to seat + 1, the other two are discarded, then
+        everyone draws two (reshuffling the discards when the pile runs out)."""
+        n = len(self.hands)
+        passed = []
+        for hand, (_number, _effect, give) in zip(self.hands, choices):
+            passed.append(hand[give])
+            self.discards.extend(c for i, c in enumerate(hand) if i != give)
+        self.hands = [[passed[(seat - 1) % n]] for seat in range(n)]
+        for hand in self.hands:
+            for _ in range(HAND_SIZE - 1):
+                if not self.pile:
+                    self.pile = _shuffled(self.discards, self.rng)
+                    self.discards = []
+                    if "deck-reshuffled" not in self.pending:
+                        self.pending.append("deck-reshuffled")
+                hand.append(self.pile.pop())
+
+    def reshuffle_all(self) -> None:
+        """Plan reshuffle: pile and discards together; hands stay in hands."""
+        self.pile = _shuffled(self.pile + self.discards, self.rng)
+        self.discards = []
+
+    def cards_left(self) -> int:
+        return len(self.pile)
+
+    def exhausted(self) -> bool:
+        return False
