@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from .rules.data import DEFAULT_DATA
+from .rules.data import BOARDS
 from .rules.variant import Variant, VariantError
 from .strategy import StrategyLoadError, StrategySpec, parse_strategy
 
@@ -168,8 +168,10 @@ def _parse_variant(raw: Any, where: str) -> tuple[Variant, tuple[str | None, ...
             raise ConfigError(f"{where}: variant.{key}: must be true or false, got {value!r}")
         flags[key] = value
     board = raw.get("board", "base")
-    if not isinstance(board, str):
-        raise ConfigError(f"{where}: variant.board: must be a board name, got {board!r}")
+    if isinstance(board, list):
+        raise ConfigError(f"{where}: variant.board: one board per game, got {len(board)}: {board!r}")
+    if not isinstance(board, str) or board not in BOARDS:
+        raise ConfigError(f"{where}: variant.board: unknown board {board!r} (known: {', '.join(BOARDS)})")
     variant = Variant(board=board, **flags)
     plans = _parse_plans(raw.get("plans"), variant, where)
     return variant, plans
@@ -236,11 +238,8 @@ def _unique(name: str, taken: set[str]) -> str:
 
 def players_from_refs(refs: list[str]) -> tuple[PlayerConfig, ...]:
     """Players from command-line strategy references, e.g. ['greedy', 'random']."""
-    try:
-        return _parse_players(list(refs), "--player")
-    except ConfigError:
-        raise
+    return _parse_players(list(refs), "--player")
 
 
 __all__ = ["ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
-           "default_config_path", "players_from_refs", "DEFAULT_DATA"]
+           "default_config_path", "players_from_refs"]
