@@ -183,3 +183,50 @@ def scripted_seat(name: str, **kwargs) -> Seat:
 def all_cards(deck: Deck) -> list[int]:
     """Every card index held by the deck's stacks and discard piles, sorted."""
     return sorted(c for pile in deck.stacks + deck.discards for c in pile)
+
+
+# ------------------------------------------------------------------ variants
+class VariantScripted(Scripted):
+    """Scripted plus the variant hooks as plain functions: `roundabout(view, houses)`
+    (default: build none) and `pass_card(view, cards)` (default: the first card).
+    Every call is logged with its turn, and each choose_play entry of `seen`
+    also holds the player's hand (solo cards or expert hand)."""
+
+    def __init__(self, rng, roundabout: Callable | None = None, pass_card: Callable | None = None,
+                 **kwargs) -> None:
+        super().__init__(rng, **kwargs)
+        self._roundabout, self._pass = roundabout, pass_card
+        self.roundabout_calls: list[tuple[int, list]] = []
+        self.pass_calls: list[tuple[int, list, list]] = []
+
+    def choose_play(self, view, plays):
+        answer = super().choose_play(view, plays)
+        self.seen[-1]["hand"] = None if view.hand is None else list(view.hand)
+        return answer
+
+    def choose_roundabout(self, view, houses):
+        self.roundabout_calls.append((view.turn, list(houses)))
+        return self._roundabout(view, houses) if self._roundabout else None
+
+    def choose_pass(self, view, cards):
+        self.pass_calls.append((view.turn, list(view.hand or []), list(cards)))
+        return self._pass(view, cards) if self._pass else cards[0]
+
+
+def variant_seat(name: str, **kwargs) -> Seat:
+    """A Seat playing `VariantScripted(**kwargs)`; the instance ends up in factory.instances."""
+    instances: list[VariantScripted] = []
+
+    def factory(rng):
+        strategy = VariantScripted(rng, **kwargs)
+        instances.append(strategy)
+        return strategy
+
+    factory.instances = instances  # type: ignore[attr-defined]
+    return Seat(name, "scripted", factory)
+
+
+def with_board(sheet: Sheet, state: object) -> Sheet:
+    """The same sheet with a thematic board state attached (e.g. from sheet_from)."""
+    sheet.board = state
+    return sheet

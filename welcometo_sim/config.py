@@ -28,11 +28,12 @@ from typing import Any
 import yaml
 
 from .rules.data import BOARDS
+from .rules.overrides import OverrideError
 from .rules.variant import Variant, VariantError
 from .strategy import StrategyLoadError, StrategySpec, parse_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
-TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players"}
+TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides"}
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
 PLAYER_KEYS = {"strategy", "name", "params"}
 
@@ -73,11 +74,13 @@ class RunSpec:
             "seed": self.seed,
             "jobs": self.jobs,
             "chunk_size": self.chunk_size,
-            "variant": {**self.variant.to_record(), "plans": list(self.plans)},
+            "variant": {k: v for k, v in self.variant.to_record().items() if k != "overrides"}
+            | {"plans": list(self.plans)},
             "players": [
                 {"name": p.name, "strategy": p.strategy.ref, "params": p.strategy.params}
                 for p in self.players
             ],
+            "overrides": self.variant.overrides or None,
         }
 
 
@@ -116,7 +119,7 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -
     name = raw.get("name", default_name)
     if not isinstance(name, str) or not name.strip() or "/" in name:
         raise ConfigError(f"{where}: name: must be a non-empty string without '/'")
-    variant, plans = _parse_variant(raw.get("variant", {}), where)
+    variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
     players = _parse_players(raw.get("players"), where)
     try:
         variant.check(len(players))
@@ -155,7 +158,7 @@ def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> 
     return value
 
 
-def _parse_variant(raw: Any, where: str) -> tuple[Variant, tuple[str | None, ...]]:
+def _parse_variant(raw: Any, where: str, overrides: Any = None) -> tuple[Variant, tuple[str | None, ...]]:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -172,7 +175,10 @@ def _parse_variant(raw: Any, where: str) -> tuple[Variant, tuple[str | None, ...
         raise ConfigError(f"{where}: variant.board: one board per game, got {len(board)}: {board!r}")
     if not isinstance(board, str) or board not in BOARDS:
         raise ConfigError(f"{where}: variant.board: unknown board {board!r} (known: {', '.join(BOARDS)})")
-    variant = Variant(board=board, **flags)
+    try:
+        variant = Variant.with_overrides(overrides, board=board, **flags)
+    except OverrideError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
     plans = _parse_plans(raw.get("plans"), variant, where)
     return variant, plans
 

@@ -199,30 +199,34 @@ class Terms(NamedTuple):
 def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 first_turn: Sequence[int | None] = (None, None, None),
                 temp_value: float = 1.0) -> Terms:
-    """`points_now`, `estate_potential`, `flexibility` and `plan_progress` at once,
-    sharing the per-street features: the cheap way for search strategies."""
+    """`points_now`, `estate_potential`, `flexibility`, `plan_progress` and
+    `board_value` at once, sharing the per-street features: the cheap way for
+    search strategies."""
     data = sheet.data
     values = list(map(_track_value, data.real_estate_tracks, sheet.real_estate))
     features = sheet_features(sheet)
-    completed = list(map(_add, *(f.completed for f in features)))
-    partial = map(_add, *(f.partial for f in features))
+    estates = potential = flex = 0.0
+    for f in features:
+        estates += sum(map(mul, f.completed, values))
+        potential += sum(map(mul, f.partial, values))
+        flex += f.flexibility
     points = (
         sum(sheet.plan_points)
         + sum(map(_track_value, data.park_tracks, sheet.parks))
         + data.pool_track[sheet.n_pools]
-        + sum(map(mul, completed, values))
+        + estates
         - data.bis_track[sheet.n_bis]
         - data.roundabout_track[sheet.n_roundabouts]
         - data.refusal_track[sheet.refusals]
         + temp_value * sheet.temps
     )
     progress = 0.0
-    unused = None
+    unused: list[int] | None = None
     for deck, spec in enumerate(plans):
         if sheet.plan_turns[deck] is not None or spec.kind != "estates":
             continue
         if unused is None:
-            unused = list(map(_add, *(f.unused for f in features)))
+            unused = [sum(counts) for counts in zip(*(f.unused for f in features))]
         remaining = unused[:]
         have = 0
         for size in spec.estates:
@@ -231,13 +235,9 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 have += 1
         value = spec.points[0] if first_turn[deck] is None else spec.points[1]
         progress += value * have / len(spec.estates)
-    return Terms(points, sum(map(mul, partial, values)), sum(f.flexibility for f in features),
-                 progress, board_value(sheet))
+    board = board_value(sheet) if sheet.board is not None else 0.0
+    return Terms(points, potential, flex, progress, board)
 
 
 def _track_value(track: Sequence[int], crossed: int) -> int:
     return track[crossed]
-
-
-def _add(*values: float) -> float:
-    return sum(values)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from .cards import pair_offers
 from .data import PlanSpec
+from .overrides import OverrideError
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
 from .plans import PlanClaim, apply_claim, claim_options
 from .game import settle_plans, solo_card_came_up
@@ -38,8 +39,12 @@ class ReplayState:
 
 def _variant(record: dict) -> Variant:
     spec = record.get("variant") or {}
-    return Variant(advanced=bool(spec.get("advanced")), expert=bool(spec.get("expert")),
-                   solo=bool(spec.get("solo")), board=spec.get("board", "base"))
+    try:
+        return Variant.with_overrides(spec.get("overrides"), advanced=bool(spec.get("advanced")),
+                                      expert=bool(spec.get("expert")), solo=bool(spec.get("solo")),
+                                      board=spec.get("board", "base"))
+    except OverrideError as exc:
+        raise ReplayError(f"record variant: {exc}") from None
 
 
 def _plans(record: dict, variant: Variant) -> tuple[PlanSpec, ...]:

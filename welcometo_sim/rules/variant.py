@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .boards import BOARD_RULES, Board
 from .data import BOARDS, DEFAULT_DATA, GameData, PlanSpec
+from .overrides import apply_overrides
 
 MAX_PLAYERS = 12
 
@@ -29,6 +31,14 @@ class Variant:
     solo: bool = False
     board: str = "base"
     data: GameData = field(default=DEFAULT_DATA, compare=False)
+    overrides: dict = field(default_factory=dict, compare=False)
+    """The what-if overrides `data` was made with (rules/overrides.py), for records."""
+
+    @classmethod
+    def with_overrides(cls, overrides: dict | None = None, **switches: Any) -> "Variant":
+        """A variant whose data tables are the published ones changed by `overrides`."""
+        data = apply_overrides(DEFAULT_DATA, overrides) if overrides else DEFAULT_DATA
+        return cls(data=data, overrides=dict(overrides or {}), **switches)
 
     def check(self, n_players: int) -> None:
         """Raise VariantError when these rules cannot be played by n_players."""
@@ -59,4 +69,8 @@ class Variant:
         return cards
 
     def to_record(self) -> dict:
-        return {"advanced": self.advanced, "expert": self.expert, "solo": self.solo, "board": self.board}
+        record: dict[str, Any] = {"advanced": self.advanced, "expert": self.expert, "solo": self.solo,
+                                  "board": self.board}
+        if self.overrides:
+            record["overrides"] = self.overrides
+        return record

@@ -111,7 +111,7 @@ def write_json(path: Path, payload: Any) -> None:
 
 
 def write_config(path: Path, config: dict) -> None:
-    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml.safe_dump(config, sort_keys=False, default_flow_style=None), encoding="utf-8")
 
 
 def read_manifest(folder: str | os.PathLike) -> dict:
