@@ -10,7 +10,7 @@ from welcometo_sim.rules.data import ADVANCED_PLANS, BASIC_PLANS, DEFAULT_DATA
 from welcometo_sim.rules.effects import Offer, Play, legal_plays
 from welcometo_sim.rules.game import Game, Seat, end_reasons, play_game
 from welcometo_sim.rules.plans import PlanClaim, apply_claim, claim_options
-from welcometo_sim.rules.replay import replay, verify
+from welcometo_sim.rules.replay import ReplayError, replay, verify
 from welcometo_sim.rules.scoring import score_sheet
 from welcometo_sim.rules.sheet import Sheet
 from welcometo_sim.rules.variant import Variant
@@ -529,6 +529,8 @@ def test_tampered_third_roundabout_is_reported():
     tampered["turns"][2]["actions"][0]["roundabout"] = {"street": 2, "house": 8}
     problems = verify(tampered)
     assert problems and any("roundabout" in p for p in problems)
+    with pytest.raises(ReplayError, match="roundabout"):     # rejected as an action, not only by the final sheets
+        replay(tampered)
 
 
 def test_tampered_roundabout_on_a_built_house_is_reported():
@@ -539,6 +541,8 @@ def test_tampered_roundabout_on_a_built_house_is_reported():
                                                         "house": written["house"]}
     problems = verify(tampered)
     assert problems and any("roundabout" in p for p in problems)
+    with pytest.raises(ReplayError, match="roundabout"):     # rejected as an action, not only by the final sheets
+        replay(tampered)
 
 
 def test_tampered_roundabout_in_a_base_game_record_is_reported():
@@ -547,6 +551,8 @@ def test_tampered_roundabout_in_a_base_game_record_is_reported():
     tampered["variant"]["advanced"] = False
     problems = verify(tampered)
     assert problems and any("roundabout" in p for p in problems)
+    with pytest.raises(ReplayError, match="roundabout"):     # rejected as an action, not only by the final sheets
+        replay(tampered)
 
 
 def test_tampered_extra_roundabout_on_an_earlier_turn_is_reported():

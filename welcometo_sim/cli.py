@@ -120,6 +120,32 @@ def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
     print_tables(summary_tables(frame, by), as_csv, as_json)
 
 
+@cli.command()
+@click.argument("results_dir", type=click.Path())
+@click.option("--html", "fmt", flag_value="html", help="Write one self-contained report.html (figures embedded).")
+@click.option("--md", "fmt", flag_value="md", default=True, help="Write report.md next to the PNG figures (default).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder (default RESULTS_DIR/report/).")
+@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True)
+def report(results_dir: str, fmt: str, out: str | None, by: str) -> None:
+    """Write a report of a finished run: summary tables and four figures (needs matplotlib).
+
+    \b
+    Examples:
+      wtsim report results/try
+      wtsim report results/try --html --out /tmp/try-report
+    """
+    from .analysis.plots import PlotDependencyError
+    from .analysis.report import write_report
+
+    try:
+        path = write_report(results_dir, fmt=fmt, out=out, by=by)
+    except PlotDependencyError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{exc.filename or out or results_dir}: cannot write the report: {exc.strerror or exc}")
+    click.echo(str(path))
+
+
 def _read_record(path: str, game: int) -> dict:
     try:
         with open(path, encoding="utf-8") as handle:
@@ -204,6 +230,9 @@ def strategies() -> None:
         click.echo(f"{name}  ({ref})  {summary[0] if summary else ''}")
         if cls.defaults:
             click.echo(f"    params: {json.dumps(cls.defaults)}")
+
+
+from . import cli_analysis  # noqa: E402,F401  (registers compare, plans and sweep)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -33,7 +33,8 @@ from .rules.variant import Variant, VariantError
 from .strategy import StrategyLoadError, StrategySpec, parse_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
-TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides"}
+TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
+            "rotate_seats"}
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
 PLAYER_KEYS = {"strategy", "name", "params"}
 
@@ -60,7 +61,16 @@ class RunSpec:
     seed: int = 0
     jobs: int = 1
     chunk_size: int | None = None
+    rotate_seats: bool = False
     source: str = "<dict>"
+
+    def seated(self, index: int) -> tuple[PlayerConfig, ...]:
+        """The players of game `index` in seat order: as configured, or rotated by
+        one seat per game when `rotate_seats` is set (game i starts at player i mod n)."""
+        if not self.rotate_seats:
+            return self.players
+        shift = index % len(self.players)
+        return self.players[shift:] + self.players[:shift]
 
     def with_overrides(self, **changes: Any) -> "RunSpec":
         """A copy with some fields replaced (values of None are ignored)."""
@@ -74,6 +84,7 @@ class RunSpec:
             "seed": self.seed,
             "jobs": self.jobs,
             "chunk_size": self.chunk_size,
+            "rotate_seats": self.rotate_seats,
             "variant": {k: v for k, v in self.variant.to_record().items() if k != "overrides"}
             | {"plans": list(self.plans)},
             "players": [
@@ -134,6 +145,7 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -
         seed=_int(raw, "seed", where, 0, minimum=0),
         jobs=_int(raw, "jobs", where, 1, minimum=-64),
         chunk_size=_int(raw, "chunk_size", where, None, minimum=1),
+        rotate_seats=_bool(raw, "rotate_seats", where),
         source=where,
     )
 
@@ -155,6 +167,13 @@ def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> 
         raise ConfigError(f"{where}: {key}: must be at least {minimum}, got {value}")
     if key == "jobs" and value == 0:
         raise ConfigError(f"{where}: jobs: must not be 0 (use 1, N, or -1 for all cores)")
+    return value
+
+
+def _bool(raw: dict, key: str, where: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where}: {key}: must be true or false, got {value!r}")
     return value
 
 
@@ -225,7 +244,7 @@ def _parse_players(raw: Any, where: str) -> tuple[PlayerConfig, ...]:
             spec = parse_strategy(ref, params)
         except StrategyLoadError as exc:
             raise ConfigError(f"{where}: {at}.strategy: {exc}") from None
-        name = entry.get("name") or spec.ref
+        name = entry.get("name") or ref
         if not isinstance(name, str):
             raise ConfigError(f"{where}: {at}.name: must be a string")
         players.append(PlayerConfig(_unique(name, taken), spec))

@@ -33,12 +33,13 @@ def game_rows(spec: RunSpec, index: int, result: GameResult) -> dict[str, list]:
     """The rows of one finished game, as columns."""
     n = len(result.sheets)
     variant = spec.variant
+    players = spec.seated(index)
     columns: dict[str, list] = {
         "game": [index] * n,
         "seed": [result.seed] * n,
         "seat": list(range(n)),
-        "player": [p.name for p in spec.players],
-        "strategy": [p.strategy.id for p in spec.players],
+        "player": [p.name for p in players],
+        "strategy": [p.strategy.id for p in players],
         "n_players": [n] * n,
         "advanced": [variant.advanced] * n,
         "expert": [variant.expert] * n,

@@ -31,13 +31,13 @@ def game_seed(run_seed: int, index: int) -> int:
     return int(state[0] >> np.uint64(1))
 
 
-def seats_of(spec: RunSpec) -> list[Seat]:
-    return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.players]
+def seats_of(spec: RunSpec, index: int = 0) -> list[Seat]:
+    return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
 
 
 def play_one(spec: RunSpec, index: int, record: bool = False) -> GameResult:
     """Play game `index` of the run described by `spec`."""
-    game = Game(spec.variant, seats_of(spec), game_seed(spec.seed, index), spec.plans, record)
+    game = Game(spec.variant, seats_of(spec, index), game_seed(spec.seed, index), spec.plans, record)
     result = game.play()
     if result.record is not None:
         result.record = {"format": result.record["format"], "game": index,

@@ -1,0 +1,220 @@
+"""The analysis commands of `wtsim`: compare, plans, sweep.
+
+Each runs fresh games or reads a saved folder, prints its tables, and with
+`--out DIR` writes the result table and every printed table (`--format`
+csv, json or parquet) for scripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from .analysis.compare import comparison_tables
+from .analysis.plan_balance import plan_balance_table
+from .analysis.sweep import SweepError, sweep
+from .api import resolve_spec
+from .cli import _make_progress, cli, fail
+from .config import RunSpec, load_config, parse_config, players_from_refs
+from .sim.results import read_table, to_frame, write_json
+from .sim.runner import run_chunks
+from .sim.tournament import plan_trials, round_robin, total_games
+
+TABLE_FORMATS = ("csv", "json", "parquet")
+
+
+def _print(tables: dict[str, pd.DataFrame]) -> None:
+    with pd.option_context("display.width", 200, "display.max_columns", 50):
+        for name, table in tables.items():
+            click.echo(f"\n{name}")
+            click.echo(table.to_string(float_format=lambda v: f"{v:.3f}"))
+
+
+def write_tables(tables: dict[str, pd.DataFrame], folder: Path, fmt: str) -> None:
+    """Each table as folder/<name>.<fmt>."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, table in tables.items():
+        path = folder / f"{name}.{fmt}"
+        if fmt == "csv":
+            table.to_csv(path)
+        elif fmt == "json":
+            path.write_text(table.to_json(orient="table", indent=2), encoding="utf-8")
+        else:
+            flat = table.reset_index()
+            flat.columns = [str(c) for c in flat.columns]
+            flat.to_parquet(path, index=False)
+
+
+def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
+          meta: dict) -> None:
+    if out is None:
+        return
+    folder = Path(out)
+    write_tables(tables, folder, fmt)
+    frame.to_parquet(folder / "results.parquet", index=False) if fmt == "parquet" \
+        else frame.to_csv(folder / "results.csv", index=False)
+    write_json(folder / "analysis.json", meta)
+    click.echo(f"\ntables written to {folder}")
+
+
+def _spec(config: str | None, strategies: tuple[str, ...], games: int | None, seed: int | None,
+          jobs: int | None) -> RunSpec:
+    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs)
+    if strategies:
+        spec = replace(spec, players=players_from_refs(list(strategies)))
+    return spec
+
+
+def _run_with_progress(total: int, quiet: bool, work):
+    progress, bar = _make_progress(total, quiet)
+    try:
+        return work(progress)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+COMMON = [
+    click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and players from this config (default: the bundled base config)."),
+    click.option("--games", "-n", type=click.IntRange(min=1), help="Games per match (or per plan, or per grid point)."),
+    click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every match plays the same game seeds."),
+    click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core."),
+    click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the result table and the tables here."),
+    click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True, help="Format of the tables written with --out."),
+    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+]
+
+
+def common_options(func):
+    for option in reversed(COMMON):
+        func = option(func)
+    return func
+
+
+@cli.command()
+@click.argument("strategies", nargs=-1)
+@common_options
+@click.option("--table", is_flag=True, help="Seat every strategy at one table instead of a round robin of pairs.")
+@click.option("--results", "results_dir", type=click.Path(), help="Analyse a saved results folder instead of playing.")
+def compare(strategies: tuple[str, ...], config: str | None, games: int | None, seed: int | None,
+            jobs: int | None, out: str | None, fmt: str, quiet: bool, table: bool,
+            results_dir: str | None) -> None:
+    """Compare strategies: win rates, paired score differences, ratings.
+
+    STRATEGIES are strategy references (greedy, greedy:shortlist=6,
+    file.py:Class); without them the config's players are compared. Every
+    pair plays --games games with rotated seats on the same seeds (common
+    random numbers), so differences are paired.
+
+    \b
+    Examples:
+      wtsim compare random greedy --games 1000 --seed 1
+      wtsim compare --config configs/expert.yaml --table --games 500
+      wtsim compare --results results/base-20261130-101500
+    """
+    if results_dir:
+        frame = read_table(results_dir)
+        seed = seed or 0
+    else:
+        spec = _spec(config, strategies, games, seed, jobs)
+        if len(spec.players) < 2:
+            fail("compare: name at least two strategies")
+        seed = spec.seed
+        frame = _run_with_progress(total_games(spec, table), quiet,
+                                   lambda progress: round_robin(spec, table, progress))
+    tables = comparison_tables(frame, seed=seed)
+    _print(tables)
+    _save(frame, tables, out, fmt, {"command": "compare", "seed": seed, "table": table})
+
+
+@cli.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--games-per-plan", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Games for each plan.")
+@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every plan plays the same seeds.")
+@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core.")
+@click.option("--deck", "decks", type=click.IntRange(1, 3), multiple=True, help="Only this plan deck (repeatable).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the games and the table here.")
+@click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
+@click.option("--results", "results_dir", type=click.Path(), help="Rebuild the table from a saved `wtsim plans --out` folder.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int | None,
+          decks: tuple[int, ...], out: str | None, fmt: str, results_dir: str | None, quiet: bool) -> None:
+    """City-plan balance: force each plan of the variant into its deck slot.
+
+    The other two plans are drawn at random; every plan plays the same seeds.
+    For each plan: completion rate, completion turn (median, IQR), share
+    completed at the high value, points per player-game, mean score and game
+    length (also against the deck's average), and outliers (more than 1.5 IQR
+    from the deck's median).
+
+    \b
+    Example:
+      wtsim plans configs/base.yaml --games-per-plan 500 --seed 1 --jobs 2
+    """
+    spec = resolve_spec(config, seed=seed, jobs=jobs)
+    decks = decks or (1, 2, 3)
+    if results_dir:
+        trials = read_table(results_dir)
+        if "forced_plan" not in trials.columns:
+            fail(f"{results_dir}: not a `wtsim plans` results folder (no forced_plan column)")
+    else:
+        count = sum(len(spec.variant.plan_deck(d)) for d in decks) * games_per_plan
+        trials = _run_with_progress(count, quiet,
+                                    lambda progress: plan_trials(spec, games_per_plan, decks, progress))
+    catalog = {p.id: p for p in spec.variant.data.all_plans()}
+    unknown = sorted(set(trials["forced_plan"]) - set(catalog))
+    if unknown:
+        fail(f"plans: {', '.join(unknown)} not in the config's variant")
+    table = plan_balance_table(trials, catalog)
+    _print({"plans": table})
+    _save(trials, {"plans": table}, out, fmt, {"command": "plans", "seed": spec.seed,
+                                                "games_per_plan": games_per_plan})
+
+
+@cli.command(name="sweep")
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", help="A config key and the values to sweep (repeatable; the grid is their product).")
+@click.option("--games", "-n", type=click.IntRange(min=1), help="Games per grid point.")
+@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every grid point plays the same seeds.")
+@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here.")
+@click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
+def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, seed: int | None,
+              jobs: int | None, out: str | None, fmt: str) -> None:
+    """Run a grid of what-if changes to CONFIG and report how the metrics move.
+
+    KEY is a dotted path into the config; keys under plans, add_plans,
+    remove_plans, tracks and deck change the game data (overrides). Values
+    are YAML, separated by commas.
+
+    \b
+    Examples:
+      wtsim sweep configs/base.yaml --set plans.estates-4-4.points=[6,3],[8,4],[10,5] --games 500
+      wtsim sweep --set tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]
+    """
+    base = load_config(config).to_dict()
+    overrides = {"games": games, "seed": seed, "jobs": jobs}
+    base.update({k: v for k, v in overrides.items() if v is not None})
+    base["name"] = "sweep"
+
+    def run(point: dict) -> pd.DataFrame:
+        spec = parse_config(point, where=config or "<bundled base config>")
+        columns, _seconds = run_chunks(spec)
+        return to_frame(columns)
+
+    try:
+        table = sweep(base, list(settings), run)
+    except SweepError as exc:
+        fail(str(exc))
+    _print({"sweep": table})
+    if out:
+        write_tables({"sweep": table}, Path(out), fmt)
+        write_json(Path(out) / "analysis.json", {"command": "sweep", "settings": list(settings),
+                                                  "seed": base.get("seed")})
+        click.echo(f"\ntables written to {out}")
+
+
+__all__ = ["compare", "plans", "sweep_cmd", "write_tables"]

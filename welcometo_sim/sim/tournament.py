@@ -1,0 +1,65 @@
+"""Tournaments: round robins with rotated seats and common random numbers.
+
+Every pairing plays the same game seeds (game i of every match has the seed
+of game i of the run), and seats rotate from game to game, so score
+differences between strategies are paired and seat advantage cancels out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+from typing import Callable
+
+import pandas as pd
+
+from ..config import PlayerConfig, RunSpec
+from .results import to_frame
+from .runner import run_chunks
+
+
+def matches(players: tuple[PlayerConfig, ...], table: bool) -> list[tuple[PlayerConfig, ...]]:
+    """Every pairing (round robin), or one table with everybody."""
+    if table or len(players) < 3:
+        return [players]
+    return [tuple(pair) for pair in combinations(players, 2)]
+
+
+def round_robin(spec: RunSpec, table: bool = False,
+                progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Play `spec.games` games for every match of `spec.players` (seats rotated,
+    same seeds in every match). The table gets a `match` column (0, 1, …)."""
+    frames = []
+    for number, seated in enumerate(matches(spec.players, table)):
+        match_spec = replace(spec, players=seated, rotate_seats=True)
+        match_spec.variant.check(len(seated))
+        columns, _seconds = run_chunks(
+            match_spec, on_chunk=(lambda chunk: progress(chunk.stop - chunk.start)) if progress else None)
+        frame = to_frame(columns)
+        frame.insert(0, "match", number)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def total_games(spec: RunSpec, table: bool = False) -> int:
+    return spec.games * len(matches(spec.players, table))
+
+
+def plan_trials(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...] = (1, 2, 3),
+                progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """For every plan of the chosen decks, play `games_per_plan` games with that plan
+    forced into its deck slot and the other two drawn at random; every plan
+    plays the same seeds. Adds `forced_deck` and `forced_plan` columns."""
+    frames = []
+    for deck in decks:
+        for plan in spec.variant.plan_deck(deck):
+            fixed = [None, None, None]
+            fixed[deck - 1] = plan.id
+            trial = replace(spec, plans=tuple(fixed), games=games_per_plan)
+            columns, _seconds = run_chunks(
+                trial, on_chunk=(lambda chunk: progress(chunk.stop - chunk.start)) if progress else None)
+            frame = to_frame(columns)
+            frame.insert(0, "forced_plan", plan.id)
+            frame.insert(0, "forced_deck", deck)
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
