@@ -24,6 +24,8 @@ from .sim.runner import run_chunks
 from .sim.tournament import plan_trials, round_robin, total_games
 
 TABLE_FORMATS = ("csv", "json", "parquet")
+BOOTSTRAP_SEED = 0
+"""Fixed, so that the same games always give the same intervals, fresh or reloaded."""
 
 
 def _print(tables: dict[str, pd.DataFrame]) -> None:
@@ -117,7 +119,6 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
     """
     if results_dir:
         frame = read_table(results_dir)
-        seed = seed or 0
     else:
         spec = _spec(config, strategies, games, seed, jobs)
         if len(spec.players) < 2:
@@ -125,7 +126,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
         seed = spec.seed
         frame = _run_with_progress(total_games(spec, table), quiet,
                                    lambda progress: round_robin(spec, table, progress))
-    tables = comparison_tables(frame, seed=seed)
+    tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
     _print(tables)
     _save(frame, tables, out, fmt, {"command": "compare", "seed": seed, "table": table})
 

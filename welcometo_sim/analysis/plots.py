@@ -202,8 +202,7 @@ def win_rate_heatmap(frame: pd.DataFrame, path: str | os.PathLike, by: str = "pl
     masked = np.ma.masked_invalid(values)
     import matplotlib
 
-    cmap = matplotlib.colormaps["RdBu"].copy()
-    cmap.set_bad("#e8e8e8")
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#e8e8e8")
     image = ax.imshow(masked, cmap=cmap, vmin=0, vmax=100, aspect="equal")
     colorbar = fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     colorbar.set_label("row wins against column (%)")

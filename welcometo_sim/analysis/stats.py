@@ -46,9 +46,9 @@ __all__ = [
 #: so a 400-point gap means 10:1 odds, exactly as in Elo.
 ELO_SCALE = 400.0 / math.log(10.0)
 
-# At most this many bootstrap indices are held in memory at once (about 32 MB
-# of int64 plus the gathered values). Results do not depend on it: see
-# `paired_bootstrap_ci`.
+# About this many bootstrap indices are held in memory at once (32 MB of int64
+# plus the gathered values; a block is never less than one resample row).
+# Results do not depend on it: see `paired_bootstrap_ci`.
 _BOOTSTRAP_BLOCK_ELEMENTS = 1 << 22
 
 
@@ -400,7 +400,7 @@ def compare_pair(
             raise ValueError(f"player {name!r} is not in the result table")
     left = frame.loc[frame["player"] == a, ["game", "rank", "total"]]
     right = frame.loc[frame["player"] == b, ["game", "rank", "total"]]
-    both = left.merge(right, on="game", suffixes=("_a", "_b"))
+    both = left.merge(right, on="game", suffixes=("_a", "_b")).sort_values("game", kind="stable")
     games = len(both)
     if games == 0:
         raise ValueError(f"players {a!r} and {b!r} never played the same game")

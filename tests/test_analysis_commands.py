@@ -1,0 +1,162 @@
+"""compare, plans and sweep: tournaments, plan balance and what-if grids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from welcometo_sim.analysis.compare import comparison_tables
+from welcometo_sim.analysis.plan_balance import flag_outliers, plan_balance_table
+from welcometo_sim.analysis.sweep import SweepError, grid, parse_setting
+from welcometo_sim.cli import main
+from welcometo_sim.config import parse_config
+from welcometo_sim.rules.data import BASIC_PLANS
+from welcometo_sim.sim.tournament import matches, plan_trials, round_robin
+
+from test_cli import user_error, wtsim
+
+
+def write_config(tmp_path: Path, raw: dict, name: str = "c.yaml") -> str:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(raw))
+    return str(path)
+
+
+# ----------------------------------------------------------------- compare
+def test_round_robin_plays_every_pair_on_the_same_seeds_with_rotated_seats():
+    spec = parse_config({"games": 4, "seed": 5, "players": ["random", "random", "random"]})
+    assert len(matches(spec.players, table=False)) == 3
+    frame = round_robin(spec)
+    assert sorted(frame["match"].unique()) == [0, 1, 2]
+    seeds = frame.groupby("match")["seed"].apply(lambda s: sorted(set(s)))
+    assert seeds[0] == seeds[1] == seeds[2]          # common random numbers
+    first = frame[(frame["match"] == 0)].sort_values(["game", "seat"])
+    seat0 = first[first["seat"] == 0]["player"].tolist()
+    assert seat0 == ["random", "random-2", "random", "random-2"]   # seats alternate
+
+
+def test_table_mode_seats_everybody_together():
+    spec = parse_config({"games": 3, "seed": 1, "players": ["random", "random", "random"]})
+    frame = round_robin(spec, table=True)
+    assert frame.groupby("game").size().eq(3).all()
+    assert frame["match"].eq(0).all()
+
+
+def test_comparison_tables_say_when_a_difference_is_not_significant():
+    spec = parse_config({"games": 40, "seed": 2, "players": ["random", "random", "greedy"]})
+    tables = comparison_tables(round_robin(spec), seed=0)
+    pairs = tables["pairs"]
+    assert pairs.loc[("random", "random-2"), "verdict"] == "not significant"
+    assert pairs.loc[("random", "greedy"), "verdict"] == "greedy scores more"
+    assert pairs.loc[("random", "greedy"), "diff_high"] < 0
+    assert list(tables["ratings"].index)[0] == "greedy"
+    assert tables["win_rates"].loc["greedy", "greedy"] == "-"
+    assert set(tables) == {"win_rates", "pairs", "ratings", "breakdown"}
+
+
+def test_compare_output_is_identical_for_the_same_seed(capsys):
+    argv = ["compare", "random", "random:roundabout_rate=0.5", "--games", "12", "--seed", "4", "-q"]
+    first = wtsim(argv, capsys)
+    second = wtsim(argv, capsys)
+    assert first[0] == 0 and first == second
+    assert "win_rates" in first[1] and "ratings" in first[1]
+
+
+def test_compare_writes_tables_and_reads_them_back(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, printed, _ = wtsim(["compare", "random", "random", "--games", "6", "--seed", "1", "-q",
+                              "--out", str(out), "--format", "json"], capsys)
+    assert code == 0
+    for name in ("win_rates", "pairs", "ratings", "breakdown"):
+        assert (out / f"{name}.json").is_file()
+    code, again, _ = wtsim(["compare", "--results", str(out)], capsys)
+    assert code == 0
+    assert again.split("\n\ntables written")[0].strip() == printed.split("\n\ntables written")[0].strip()
+
+
+def test_compare_needs_two_strategies(capsys):
+    assert "at least two" in user_error(["compare", "random", "--games", "2"], capsys)
+
+
+# ------------------------------------------------------------------- plans
+def test_plan_trials_force_each_plan_into_its_slot_on_common_seeds():
+    spec = parse_config({"games": 1, "seed": 3, "players": ["random", "random"]})
+    trials = plan_trials(spec, games_per_plan=3, decks=(2,))
+    assert sorted(trials["forced_plan"].unique()) == sorted(p.id for p in BASIC_PLANS if p.deck == 2)
+    assert (trials["plan2"] == trials["forced_plan"]).all()
+    seeds = trials.groupby("forced_plan")["seed"].apply(lambda s: tuple(sorted(set(s))))
+    assert seeds.nunique() == 1
+
+
+def test_plan_balance_metrics_on_a_hand_made_table():
+    """Two plans of deck 1, two games of two players each, with known completions."""
+    plans = {p.id: p for p in BASIC_PLANS}
+    rows = []
+    for plan_id, turns, firsts in [("estates-4-4", [10, 12, None, None], [True, False, False, False]),
+                                   ("estates-6-6", [None, None, None, None], [False] * 4)]:
+        for i, (turn, first) in enumerate(zip(turns, firsts)):
+            rows.append({"forced_deck": 1, "forced_plan": plan_id, "game": i // 2, "player": f"p{i % 2}",
+                         "plan1_turn": turn, "plan1_first": first, "total": 40 + i, "turns": 20 + i // 2})
+    trials = pd.DataFrame(rows)
+    trials["plan1_turn"] = trials["plan1_turn"].astype("Int16")
+    table = plan_balance_table(trials, plans)
+    row = table.loc["estates-4-4"]
+    assert row["completion_rate"] == 0.5
+    assert row["median_turn"] == 11
+    assert row["high_share"] == 0.5
+    assert row["points_per_game"] == (6 + 3) / 4
+    assert table.loc["estates-6-6", "points_per_game"] == 0
+    assert list(table.index) == ["estates-4-4", "estates-6-6"]
+
+
+def test_outliers_are_plans_far_from_their_decks_median():
+    table = pd.DataFrame({"deck": [1] * 6, "completion_rate": [0.5, 0.52, 0.48, 0.51, 0.49, 0.95],
+                          "points_per_game": [2.0] * 6, "median_turn": [15.0] * 6})
+    flags = flag_outliers(table)
+    assert flags.iloc[5] == "high completion_rate"
+    assert (flags.iloc[:5] == "").all()
+
+
+def test_plans_command_ranks_every_plan(tmp_path, capsys):
+    config = write_config(tmp_path, {"players": ["random", "random"]})
+    code, out, _ = wtsim(["plans", config, "--games-per-plan", "2", "--seed", "1", "-q", "--deck", "3"], capsys)
+    assert code == 0
+    for plan in (p for p in BASIC_PLANS if p.deck == 3):
+        assert plan.id in out
+
+
+# ------------------------------------------------------------------- sweep
+def test_settings_parse_as_yaml_and_go_to_overrides():
+    path, values = parse_setting("plans.estates-4-4.points=[7,4],[8,4]")
+    assert path == ["overrides", "plans", "estates-4-4", "points"]
+    assert values == [[7, 4], [8, 4]]
+    assert parse_setting("games=10,20") == (["games"], [10, 20])
+    points = grid({"games": 1}, ["games=1,2", "seed=5,6"])
+    assert [chosen for chosen, _ in points] == [
+        {"games": 1, "seed": 5}, {"games": 1, "seed": 6}, {"games": 2, "seed": 5}, {"games": 2, "seed": 6}]
+    with pytest.raises(SweepError):
+        parse_setting("games")
+
+
+def test_more_plan_points_raise_the_scores_of_players_who_complete_it(tmp_path, capsys):
+    config = write_config(tmp_path, {
+        "games": 25, "seed": 3, "players": ["greedy", "random"],
+        "variant": {"plans": ["estates-2-2-2-2", None, None]},
+    })
+    out = tmp_path / "sweep"
+    code, _, _ = wtsim(["sweep", config, "--set", "plans.estates-2-2-2-2.points=[2,1],[16,8]",
+                        "--out", str(out)], capsys)
+    assert code == 0
+    table = pd.read_csv(out / "sweep.csv")
+    assert len(table) == 2
+    low, high = table["estates-2-2-2-2:completers_mean"]
+    assert high > low
+
+
+def test_bad_sweep_settings_are_user_errors(tmp_path, capsys):
+    config = write_config(tmp_path, {"games": 2, "players": ["random"]})
+    assert "unknown plan id" in user_error(["sweep", config, "--set", "plans.nope.points=[1,1]"], capsys)
+    assert "KEY=VALUE" in user_error(["sweep", config, "--set", "games"], capsys)
