@@ -13,19 +13,23 @@ class RandomStrategy(Strategy):
     name = "random"
     defaults = {"roundabout_rate": 0.05}
 
+    def pick(self, options: list):
+        """A uniform choice (rng.random is several times cheaper than rng.integers)."""
+        return options[int(self.rng.random() * len(options))]
+
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        return plays[int(self.rng.integers(len(plays)))]
+        return self.pick(plays)
 
     def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
-        return options[int(self.rng.integers(len(options)))]
+        return self.pick(options)
 
     def choose_reshuffle(self, view: PlayerView) -> bool:
-        return bool(self.rng.integers(2))
+        return self.rng.random() < 0.5
 
     def choose_roundabout(self, view: PlayerView, houses: list) -> tuple[int, int] | None:
         if len(houses) == 1 or self.rng.random() >= self.params["roundabout_rate"]:
             return None
-        return houses[int(self.rng.integers(len(houses) - 1))]
+        return self.pick(houses[:-1])
 
     def choose_pass(self, view: PlayerView, cards: list[int]) -> int:
-        return cards[int(self.rng.integers(len(cards)))]
+        return self.pick(cards)

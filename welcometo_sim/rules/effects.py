@@ -70,17 +70,26 @@ class Effect(NamedTuple):
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     """Every play the offers allow on this sheet, temp-agency variants included
     (and both truck directions where an ice-cream truck has none yet)."""
-    plays = []
+    plays: list[Play] = []
+    add = plays.append
+    new = tuple.__new__
+    fits: dict[int, list[tuple[int, int]]] = {}
     for index, offer in enumerate(offers):
-        number = offer.number
-        for street, house in sheet.houses_for(number):
-            plays.append(Play(index, street, house, number, False))
-        if offer.effect == TEMP:
+        number = offer[0]
+        houses = fits.get(number)
+        if houses is None:
+            houses = fits[number] = sheet.houses_for(number)
+        for street, house in houses:
+            add(new(Play, (index, street, house, number, False, None)))
+        if offer[1] == TEMP:
             for delta in TEMP_MODIFIERS:
                 value = number + delta
                 if MIN_NUMBER <= value <= MAX_NUMBER:
-                    for street, house in sheet.houses_for(value):
-                        plays.append(Play(index, street, house, value, True))
+                    houses = fits.get(value)
+                    if houses is None:
+                        houses = fits[value] = sheet.houses_for(value)
+                    for street, house in houses:
+                        add(new(Play, (index, street, house, value, True, None)))
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
         if undecided:

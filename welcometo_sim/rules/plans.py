@@ -9,7 +9,6 @@ of the whole sheet (advanced plans, board plans).
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations, islice, product
 from typing import Callable, NamedTuple
 
@@ -65,10 +64,15 @@ ESTATE_FILTERS: dict[str, Callable[[Sheet, Estate, int], bool]] = {
 # -------------------------------------------------------------- estate plans
 def _estate_options(spec: PlanSpec, sheet: Sheet) -> list[Claim]:
     """All ways to pick unused completed estates whose sizes equal the plan's list."""
-    need = Counter(spec.estates)
+    unused = sheet.unused_estates()
+    if len(unused) < len(spec.estates):
+        return []
+    need: dict[int, int] = {}
+    for size in spec.estates:
+        need[size] = need.get(size, 0) + 1
     keep = ESTATE_FILTERS[spec.estate_filter] if spec.estate_filter else None
     by_size: dict[int, list[Estate]] = {}
-    for estate in sheet.unused_estates():
+    for estate in unused:
         if estate[2] in need and (keep is None or keep(sheet, estate, spec.count)):
             by_size.setdefault(estate[2], []).append(estate)
     choices = []

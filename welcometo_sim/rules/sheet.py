@@ -29,7 +29,8 @@ class Sheet:
     __slots__ = (
         "data", "numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks",
         "pools", "real_estate", "temps", "n_bis", "refusals", "n_roundabouts",
-        "plan_turns", "plan_points", "board", "_bounds", "_runs", "street_cache",
+        "plan_turns", "plan_points", "board", "n_houses", "_filled", "_bounds", "_runs",
+        "_unused", "street_cache",
     )
 
     def __init__(self, data: GameData = DEFAULT_DATA, board: object = None) -> None:
@@ -52,6 +53,9 @@ class Sheet:
         self.plan_points: list[int] = [0, 0, 0]
         self._bounds: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
         self._runs: list[list[tuple[int, int, bool]] | None] = [None] * len(sizes)
+        self._unused: list[Estate] | None = None
+        self.n_houses = sum(sizes)
+        self._filled = 0  # houses holding a number or a roundabout
         # Free per-street slot for derived values of other modules (evaluation
         # features); cleared whenever anything on that street changes.
         self.street_cache: list[object] = [None] * len(sizes)
@@ -78,12 +82,16 @@ class Sheet:
         other.board = None if self.board is None else self.board.copy()  # type: ignore[attr-defined]
         other._bounds = self._bounds[:]
         other._runs = self._runs[:]
+        other._unused = self._unused
+        other.n_houses = self.n_houses
+        other._filled = self._filled
         other.street_cache = self.street_cache[:]
         return other
 
     def _changed(self, street: int) -> None:
         self._bounds[street] = None
         self._runs[street] = None
+        self._unused = None
         self.street_cache[street] = None
 
     # ------------------------------------------------------------- placement
@@ -136,7 +144,10 @@ class Sheet:
         """Every (street, house) where `number` can be written now."""
         found = []
         for street in range(len(self.numbers)):
-            for h, lo, hi in self.street_bounds(street):
+            bounds = self._bounds[street]
+            if bounds is None:
+                bounds = self.street_bounds(street)
+            for h, lo, hi in bounds:
                 if lo < number < hi:
                     found.append((street, h))
         return found
@@ -153,6 +164,7 @@ class Sheet:
         """Write a house number (the caller has checked legality)."""
         self.numbers[street][house] = number
         self.is_bis[street][house] = bis
+        self._filled += 1
         if bis:
             self.n_bis += 1
         self._changed(street)
@@ -180,11 +192,13 @@ class Sheet:
     def add_fence(self, street: int, slot: int) -> None:
         self.fences[street][slot] = True
         self._runs[street] = None
+        self._unused = None
         self.street_cache[street] = None
 
     def mark_plan(self, street: int, house: int, deck: int) -> None:
         """Draw plan `deck`'s line over a house (the house now serves that plan)."""
         self.plan_use[street][house] = deck
+        self._unused = None
         self.street_cache[street] = None
 
     # --------------------------------------------------------------------- bis
@@ -216,6 +230,7 @@ class Sheet:
         if house < len(self.numbers[street]) - 1:
             self.fences[street][house] = True
         self.n_roundabouts += 1
+        self._filled += 1
         self._changed(street)
 
     def roundabout_options(self) -> list[tuple[int, int]]:
@@ -264,11 +279,14 @@ class Sheet:
 
     def unused_estates(self) -> list[Estate]:
         """Completed estates none of whose houses serve a plan yet."""
-        return [
-            (street, first, length)
-            for street, first, length in self.completed_estates()
-            if not any(self.plan_use[street][first:first + length])
-        ]
+        if self._unused is None:
+            use = self.plan_use
+            self._unused = [
+                (street, first, length)
+                for street, first, length in self.completed_estates()
+                if not any(use[street][first:first + length])
+            ]
+        return self._unused
 
     def estate_counts(self) -> list[int]:
         """Completed estates per size 1..6 (index 0 is size 1)."""
@@ -285,14 +303,11 @@ class Sheet:
 
     def is_full(self) -> bool:
         """Every house built or a roundabout (an end condition)."""
-        return all(
-            value is not None or rounds[h]
-            for numbers, rounds in zip(self.numbers, self.roundabouts)
-            for h, value in enumerate(numbers)
-        )
+        return self._filled == self.n_houses
 
     def n_built(self) -> int:
-        return sum(value is not None for numbers in self.numbers for value in numbers)
+        """Houses holding a number (bis included, roundabouts not)."""
+        return self._filled - self.n_roundabouts
 
     @property
     def n_pools(self) -> int:
