@@ -18,7 +18,7 @@ is part of the play, so it is chosen by the same evaluation.
 
 from __future__ import annotations
 
-from welcometo_sim.evaluation import sheet_features, sheet_terms
+from welcometo_sim.evaluation import MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
 
@@ -41,9 +41,9 @@ class GreedyStrategy(Strategy):
         super().__init__(rng, params)
         self._planned_effect: Effect | None = None
 
-    def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
+    def value(self, terms: Terms) -> float:
+        """The weighted sum of the evaluation terms."""
         w = self.params["weights"]
-        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, w["temp"])
         return (
             w["points"] * terms.points
             + w["estate_potential"] * terms.estate_potential
@@ -52,24 +52,39 @@ class GreedyStrategy(Strategy):
             + w["board"] * terms.board
         )
 
+    def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
+        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, self.params["weights"]["temp"])
+        return self.value(terms)
+
+    def _evaluator(self, sheet: Sheet, view: PlayerView) -> MoveEvaluator | None:
+        """Moves are scored without copying the sheet, except on thematic boards
+        (whose points the move evaluator does not model)."""
+        if sheet.board is not None:
+            return None
+        return MoveEvaluator(sheet, view.plans, view.plan_first_turn, self.params["weights"]["temp"])
+
+    def _play_value(self, view: PlayerView, play: Play, evaluator: MoveEvaluator | None) -> float:
+        if evaluator is not None:
+            return self.value(evaluator.after_write(play.street, play.house, play.number, False, play.temp))
+        after = view.sheet.copy()
+        apply_play(after, play)
+        return self.evaluate(after, view)
+
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        sheet_features(view.sheet)  # warm the per-street cache that copies share
+        evaluator = self._evaluator(view.sheet, view)
         scored = []
-        seen: dict[tuple, tuple[float, Sheet]] = {}
+        seen: dict[tuple, float] = {}
         for index, play in enumerate(plays):
             if play is None:
                 continue
             key = play[1:]  # the same write from two offers evaluates the same
             if key not in seen:
-                after = view.sheet.copy()
-                apply_play(after, play)
-                seen[key] = (self.evaluate(after, view), after)
-            value, after = seen[key]
-            scored.append((value, -index, play, after))
+                seen[key] = self._play_value(view, play, evaluator)
+            scored.append((seen[key], -index, play))
         scored.sort(key=lambda item: item[:2], reverse=True)
         best_value, best_play, best_effect = float("-inf"), None, None
-        for value, _, play, after in scored[: self.params["shortlist"]]:
-            effect, value = self._best_effect(view, play, after, value)
+        for value, _, play in scored[: self.params["shortlist"]]:
+            effect, value = self._best_effect(view, play, value)
             if value > best_value:
                 best_value, best_play, best_effect = value, play, effect
         if None in plays:
@@ -80,19 +95,41 @@ class GreedyStrategy(Strategy):
         self._planned_effect = best_effect
         return best_play
 
-    def _best_effect(self, view: PlayerView, play: Play, after: Sheet,
-                     value: float) -> tuple[Effect | None, float]:
+    def _best_effect(self, view: PlayerView, play: Play, value: float) -> tuple[Effect | None, float]:
         """The effect use (or None) that evaluates best after the play, and its value."""
         best: Effect | None = None
         if play.temp:
             return best, value
-        for effect in effect_options(after, view.offers[play.offer], play):
-            trial = after.copy()
-            apply_effect(trial, effect)
-            effect_value = self.evaluate(trial, view)
+        after = view.sheet.copy()
+        apply_play(after, play)
+        options = effect_options(after, view.offers[play.offer], play)
+        if not options:
+            return best, value
+        evaluator = self._evaluator(after, view)
+        for effect in options:
+            effect_value = self._effect_value(view, after, effect, evaluator)
             if effect_value > value:
                 best, value = effect, effect_value
         return best, value
+
+    def _effect_value(self, view: PlayerView, after: Sheet, effect: Effect,
+                      evaluator: MoveEvaluator | None) -> float:
+        if evaluator is None:
+            trial = after.copy()
+            apply_effect(trial, effect)
+            return self.evaluate(trial, view)
+        kind = effect.kind
+        if kind == "surveyor":
+            terms = evaluator.after_fence(effect.street, effect.position)
+        elif kind == "bis":
+            terms = evaluator.after_write(effect.street, effect.position, effect.number, bis=True)
+        elif kind == "real_estate":
+            terms = evaluator.after_real_estate(effect.position)
+        elif kind == "landscaper":
+            terms = evaluator.after_landscaper(effect.street)
+        else:
+            terms = evaluator.after_pool()
+        return self.value(terms)
 
     def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
         planned, self._planned_effect = self._planned_effect, None

@@ -145,20 +145,14 @@ def flexibility(sheet: Sheet) -> float:
     return sum(features.flexibility for features in sheet_features(sheet))
 
 
-def plan_progress(sheet: Sheet, plans: Sequence[PlanSpec],
-                  first_turn: Sequence[int | None] = (None, None, None)) -> float:
-    """Points in reach on unfinished estate plans: each plan's current value
-    (high while nobody has it) times the share of its required estates that the
-    sheet has unused and completed."""
-    available = [0] * MAX_ESTATE_SIZE
-    for features in sheet_features(sheet):
-        for size, count in enumerate(features.unused):
-            available[size] += count
+def plan_progress_from(unused: Sequence[int], plan_turns: Sequence[int | None],
+                       plans: Sequence[PlanSpec], first_turn: Sequence[int | None]) -> float:
+    """`plan_progress` from the count of unused completed estates per size."""
     total = 0.0
     for deck, spec in enumerate(plans):
-        if sheet.plan_turns[deck] is not None or spec.kind != "estates":
+        if plan_turns[deck] is not None or spec.kind != "estates":
             continue
-        remaining = available[:]
+        remaining = list(unused)
         have = 0
         for size in spec.estates:
             if remaining[size - 1] > 0:
@@ -167,6 +161,15 @@ def plan_progress(sheet: Sheet, plans: Sequence[PlanSpec],
         points = spec.points[0] if first_turn[deck] is None else spec.points[1]
         total += points * have / len(spec.estates)
     return total
+
+
+def plan_progress(sheet: Sheet, plans: Sequence[PlanSpec],
+                  first_turn: Sequence[int | None] = (None, None, None)) -> float:
+    """Points in reach on unfinished estate plans: each plan's current value
+    (high while nobody has it) times the share of its required estates that the
+    sheet has unused and completed."""
+    unused = [sum(counts) for counts in zip(*(f.unused for f in sheet_features(sheet)))]
+    return plan_progress_from(unused, sheet.plan_turns, plans, first_turn)
 
 
 def board_value(sheet: Sheet) -> float:
@@ -220,24 +223,196 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
         - data.refusal_track[sheet.refusals]
         + temp_value * sheet.temps
     )
-    progress = 0.0
-    unused: list[int] | None = None
-    for deck, spec in enumerate(plans):
-        if sheet.plan_turns[deck] is not None or spec.kind != "estates":
-            continue
-        if unused is None:
-            unused = [sum(counts) for counts in zip(*(f.unused for f in features))]
-        remaining = unused[:]
-        have = 0
-        for size in spec.estates:
-            if remaining[size - 1] > 0:
-                remaining[size - 1] -= 1
-                have += 1
-        value = spec.points[0] if first_turn[deck] is None else spec.points[1]
-        progress += value * have / len(spec.estates)
+    progress = plan_progress(sheet, plans, first_turn)
     board = board_value(sheet) if sheet.board is not None else 0.0
     return Terms(points, potential, flex, progress, board)
 
 
 def _track_value(track: Sequence[int], crossed: int) -> int:
     return track[crossed]
+
+
+# ----------------------------------------------------------- move evaluation
+def _prefix_weights(sheet: Sheet) -> list[float]:
+    """prefix[i] = sum of the number weights of 0..i-1, for O(1) window sums."""
+    prefix = [0.0]
+    for weight in _weights(sheet):
+        prefix.append(prefix[-1] + weight)
+    return prefix
+
+
+def _window(prefix: list[float], lo: int, hi: int) -> float:
+    """Weighted count of the numbers n with lo < n < hi."""
+    low = max(lo + 1, MIN_NUMBER) - MIN_NUMBER
+    high = min(hi, MAX_NUMBER + 1) - MIN_NUMBER
+    return prefix[high] - prefix[low] if high > low else 0.0
+
+
+def _gap_value(length: int, window: float) -> float:
+    return length if length < window else window
+
+
+def _gaps_of(bounds: list[tuple[int, int, int]]) -> dict[int, tuple[int, int, int, int]]:
+    """house -> (first house, length, lo, hi) of its gap, from a street's bounds."""
+    gaps: dict[int, tuple[int, int, int, int]] = {}
+    members: list[int] = []
+    for index, (house, lo, hi) in enumerate(bounds):
+        members.append(house)
+        nxt = bounds[index + 1] if index + 1 < len(bounds) else None
+        if nxt is None or nxt[0] != house + 1 or nxt[1] != lo or nxt[2] != hi:
+            gap = (members[0], len(members), lo, hi)
+            for h in members:
+                gaps[h] = gap
+            members = []
+    return gaps
+
+
+class MoveEvaluator:
+    """The evaluation terms of a sheet after one hypothetical move, without
+    copying the sheet: a write or a bis changes one run and one gap of one
+    street, a fence splits one run, the other effects change counters.
+
+    Build it on the sheet before the move; `after_write`, `after_fence`,
+    `after_real_estate`, `after_landscaper` and `after_pool` return the
+    :class:`Terms` that :func:`sheet_terms` would give after that move (the
+    same formulas; sums may differ in the last bits of the float). Boards are
+    not modelled: use :func:`sheet_terms` on a copy there.
+    """
+
+    def __init__(self, sheet: Sheet, plans: Sequence[PlanSpec],
+                 first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0) -> None:
+        self.sheet = sheet
+        self.plans = plans
+        self.first_turn = first_turn
+        self.temp_value = temp_value
+        features = sheet_features(sheet)
+        self.completed = [sum(c) for c in zip(*(f.completed for f in features))]
+        self.unused = [sum(c) for c in zip(*(f.unused for f in features))]
+        self.partial = [sum(c) for c in zip(*(f.partial for f in features))]
+        self.flex = sum(f.flexibility for f in features)
+        self.prefix = _prefix_weights(sheet)
+        data = sheet.data
+        self.values = [track[k] for track, k in zip(data.real_estate_tracks, sheet.real_estate)]
+        self.parks = sum(track[k] for track, k in zip(data.park_tracks, sheet.parks))
+        self.fixed_points = (sum(sheet.plan_points) - data.roundabout_track[sheet.n_roundabouts]
+                             - data.refusal_track[sheet.refusals])
+        self._progress: dict[tuple[int, ...], float] = {}
+        self._gaps: list[dict[int, tuple[int, int, int, int]] | None] = [None] * len(sheet.numbers)
+
+    # ---------------------------------------------------------------- pieces
+    def _run_at(self, street: int, house: int) -> tuple[int, int]:
+        for first, length, _done in self.sheet.runs(street):
+            if first <= house < first + length:
+                return first, length
+        raise ValueError(f"house {house} is not on street {street}")
+
+    def _run_value(self, street: int, first: int, length: int, extra: int = -1
+                   ) -> tuple[int, int, float]:
+        """(size index or -1, completed 0/1 with unused 0/1 packed, partial) of a
+        run, counting house `extra` as built."""
+        if length > MAX_ESTATE_SIZE:
+            return -1, 0, 0.0
+        sheet = self.sheet
+        numbers = sheet.numbers[street]
+        rounds = sheet.roundabouts[street]
+        built = 0
+        for h in range(first, first + length):
+            if rounds[h]:
+                return -1, 0, 0.0
+            if numbers[h] is not None or h == extra:
+                built += 1
+        if built == length:
+            use = sheet.plan_use[street]
+            unused = not any(use[h] for h in range(first, first + length))
+            return length - 1, 2 if unused else 1, 0.0
+        return length - 1, 0, (built / length) ** 2
+
+    def _apply_run(self, completed: list[int], unused: list[int], partial: list[float],
+                   value: tuple[int, int, float], sign: int) -> None:
+        size, done, share = value
+        if size < 0:
+            return
+        if done:
+            completed[size] += sign
+            if done == 2:
+                unused[size] += sign
+        else:
+            partial[size] += sign * share
+
+    def _gap_at(self, street: int, house: int) -> tuple[int, int, int, int]:
+        """(first house, length, lo, hi) of the gap of empty houses holding `house`
+        (length 0 for a dead house, which holds no flexibility)."""
+        gaps = self._gaps[street]
+        if gaps is None:
+            gaps = self._gaps[street] = _gaps_of(self.sheet.street_bounds(street))
+        return gaps.get(house, (house, 0, 0, 0))
+
+    def _plan_progress(self, unused: list[int]) -> float:
+        key = tuple(unused)
+        progress = self._progress.get(key)
+        if progress is None:
+            progress = self._progress[key] = plan_progress_from(
+                unused, self.sheet.plan_turns, self.plans, self.first_turn)
+        return progress
+
+    def _terms(self, completed: list[int], unused: list[int], partial: list[float], flex: float,
+               temps: int = 0, n_bis: int = 0, n_pools: int = 0, park: int = -1,
+               real_estate: int = -1) -> Terms:
+        sheet = self.sheet
+        data = sheet.data
+        values = self.values
+        if real_estate >= 0:
+            values = values[:]
+            values[real_estate] = data.real_estate_tracks[real_estate][sheet.real_estate[real_estate] + 1]
+        parks = self.parks
+        if park >= 0:
+            track, crossed = data.park_tracks[park], sheet.parks[park]
+            parks += track[crossed + 1] - track[crossed]
+        points = (
+            self.fixed_points + parks + data.pool_track[sheet.n_pools + n_pools]
+            + sum(map(mul, completed, values))
+            - data.bis_track[sheet.n_bis + n_bis]
+            + self.temp_value * min(sheet.temps + temps, data.temp_boxes)
+        )
+        return Terms(points, sum(map(mul, partial, values)), flex, self._plan_progress(unused), 0.0)
+
+    # ----------------------------------------------------------------- moves
+    def after_write(self, street: int, house: int, number: int, bis: bool = False,
+                    temp: bool = False) -> Terms:
+        """Terms after writing `number` in an empty house (a bis when `bis`)."""
+        completed, unused, partial = self.completed[:], self.unused[:], self.partial[:]
+        first, length = self._run_at(street, house)
+        self._apply_run(completed, unused, partial, self._run_value(street, first, length), -1)
+        self._apply_run(completed, unused, partial, self._run_value(street, first, length, house), +1)
+        gap_first, gap_length, lo, hi = self._gap_at(street, house)
+        flex = self.flex
+        if gap_length:
+            prefix = self.prefix
+            flex -= _gap_value(gap_length, _window(prefix, lo, hi))
+            left, right = house - gap_first, gap_first + gap_length - 1 - house
+            flex += _gap_value(left, _window(prefix, lo, number))
+            flex += _gap_value(right, _window(prefix, number, hi))
+        return self._terms(completed, unused, partial, flex, temps=int(temp), n_bis=int(bis))
+
+    def after_fence(self, street: int, slot: int) -> Terms:
+        """Terms after a fence on `slot` (the run there splits in two)."""
+        completed, unused, partial = self.completed[:], self.unused[:], self.partial[:]
+        first, length = self._run_at(street, slot)
+        self._apply_run(completed, unused, partial, self._run_value(street, first, length), -1)
+        left = slot - first + 1
+        self._apply_run(completed, unused, partial, self._run_value(street, first, left), +1)
+        self._apply_run(completed, unused, partial, self._run_value(street, slot + 1, length - left), +1)
+        return self._terms(completed, unused, partial, self.flex)
+
+    def after_real_estate(self, size: int) -> Terms:
+        return self._terms(self.completed, self.unused, self.partial, self.flex, real_estate=size - 1)
+
+    def after_landscaper(self, street: int) -> Terms:
+        return self._terms(self.completed, self.unused, self.partial, self.flex, park=street)
+
+    def after_pool(self) -> Terms:
+        return self._terms(self.completed, self.unused, self.partial, self.flex, n_pools=1)
+
+    def base(self) -> Terms:
+        """Terms of the sheet as it is."""
+        return self._terms(self.completed, self.unused, self.partial, self.flex)
