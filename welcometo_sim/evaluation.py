@@ -270,7 +270,8 @@ def _gaps_of(bounds: list[tuple[int, int, int]]) -> dict[int, tuple[int, int, in
 class MoveEvaluator:
     """The evaluation terms of a sheet after one hypothetical move, without
     copying the sheet: a write or a bis changes one run and one gap of one
-    street, a fence splits one run, the other effects change counters.
+    street, a fence splits one run, the other effects change counters; each
+    move is scored as a change to the sheet's current sums.
 
     Build it on the sheet before the move; `after_write`, `after_fence`,
     `after_real_estate`, `after_landscaper` and `after_pool` return the
@@ -284,32 +285,57 @@ class MoveEvaluator:
         self.sheet = sheet
         self.plans = plans
         self.first_turn = first_turn
-        self.temp_value = temp_value
         features = sheet_features(sheet)
+        data = sheet.data
+        self.values = [track[k] for track, k in zip(data.real_estate_tracks, sheet.real_estate)]
         self.completed = [sum(c) for c in zip(*(f.completed for f in features))]
         self.unused = [sum(c) for c in zip(*(f.unused for f in features))]
         self.partial = [sum(c) for c in zip(*(f.partial for f in features))]
+        self.estates = sum(map(mul, self.completed, self.values))
+        self.potential = sum(map(mul, self.partial, self.values))
         self.flex = sum(f.flexibility for f in features)
         self.prefix = _prefix_weights(sheet)
-        data = sheet.data
-        self.values = [track[k] for track, k in zip(data.real_estate_tracks, sheet.real_estate)]
-        self.parks = sum(track[k] for track, k in zip(data.park_tracks, sheet.parks))
-        self.fixed_points = (sum(sheet.plan_points) - data.roundabout_track[sheet.n_roundabouts]
-                             - data.refusal_track[sheet.refusals])
-        self._progress: dict[tuple[int, ...], float] = {}
-        self._gaps: list[dict[int, tuple[int, int, int, int]] | None] = [None] * len(sheet.numbers)
+        n_pools, n_bis, temps = sheet.n_pools, sheet.n_bis, sheet.temps
+        self.other_points = (
+            sum(sheet.plan_points) + sum(track[k] for track, k in zip(data.park_tracks, sheet.parks))
+            + data.pool_track[n_pools] - data.bis_track[n_bis]
+            - data.roundabout_track[sheet.n_roundabouts] - data.refusal_track[sheet.refusals]
+            + temp_value * temps
+        )
+        self.temp_gain = temp_value * (temps < data.temp_boxes)
+        self.bis_cost = data.bis_track[min(n_bis + 1, data.max_bis)] - data.bis_track[n_bis]
+        self.pool_gain = data.pool_track[min(n_pools + 1, len(data.pool_track) - 1)] - data.pool_track[n_pools]
+        self.progress = self._plan_progress(self.unused)
+        self._progress: dict[tuple[int, ...], float] = {tuple(self.unused): self.progress}
+        self._gaps: list[dict[int, tuple[int, int, int, int, float]] | None] = [None] * len(sheet.numbers)
+        self._filled: dict[tuple[int, int], tuple[float, float, float]] = {}
 
     # ---------------------------------------------------------------- pieces
+    def _plan_progress(self, unused: list[int]) -> float:
+        return plan_progress_from(unused, self.sheet.plan_turns, self.plans, self.first_turn)
+
+    def _progress_after(self, unused_change: dict[int, int]) -> float:
+        """Plan progress once the unused completed estates change by `unused_change`
+        (size index -> count)."""
+        unused = self.unused[:]
+        for size, change in unused_change.items():
+            unused[size] += change
+        key = tuple(unused)
+        progress = self._progress.get(key)
+        if progress is None:
+            progress = self._progress[key] = self._plan_progress(unused)
+        return progress
+
     def _run_at(self, street: int, house: int) -> tuple[int, int]:
         for first, length, _done in self.sheet.runs(street):
             if first <= house < first + length:
                 return first, length
         raise ValueError(f"house {house} is not on street {street}")
 
-    def _run_value(self, street: int, first: int, length: int, extra: int = -1
-                   ) -> tuple[int, int, float]:
-        """(size index or -1, completed 0/1 with unused 0/1 packed, partial) of a
-        run, counting house `extra` as built."""
+    def _run(self, street: int, first: int, length: int, extra: int = -1) -> tuple[int, int, float]:
+        """What a run brings, counting house `extra` as built: (size index, or -1
+        when it cannot become an estate; 1 completed, 2 completed and unused, 0
+        not; its built share squared when not completed)."""
         if length > MAX_ESTATE_SIZE:
             return -1, 0, 0.0
         sheet = self.sheet
@@ -323,96 +349,85 @@ class MoveEvaluator:
                 built += 1
         if built == length:
             use = sheet.plan_use[street]
-            unused = not any(use[h] for h in range(first, first + length))
-            return length - 1, 2 if unused else 1, 0.0
+            return length - 1, 1 if any(use[h] for h in range(first, first + length)) else 2, 0.0
         return length - 1, 0, (built / length) ** 2
 
-    def _apply_run(self, completed: list[int], unused: list[int], partial: list[float],
-                   value: tuple[int, int, float], sign: int) -> None:
-        size, done, share = value
-        if size < 0:
-            return
-        if done:
-            completed[size] += sign
-            if done == 2:
-                unused[size] += sign
-        else:
-            partial[size] += sign * share
-
-    def _gap_at(self, street: int, house: int) -> tuple[int, int, int, int]:
-        """(first house, length, lo, hi) of the gap of empty houses holding `house`
-        (length 0 for a dead house, which holds no flexibility)."""
+    def _gap(self, street: int, house: int) -> tuple[int, int, int, int, float]:
+        """(first house, last house, lo, hi, flexibility) of the gap holding an
+        empty house (a dead house has no gap: last < first)."""
         gaps = self._gaps[street]
         if gaps is None:
-            gaps = self._gaps[street] = _gaps_of(self.sheet.street_bounds(street))
-        return gaps.get(house, (house, 0, 0, 0))
+            gaps = self._gaps[street] = {
+                h: (first, first + length - 1, lo, hi, _gap_value(length, _window(self.prefix, lo, hi)))
+                for h, (first, length, lo, hi) in _gaps_of(self.sheet.street_bounds(street)).items()
+            }
+        return gaps.get(house, (house, house - 1, 0, 0, 0.0))
 
-    def _plan_progress(self, unused: list[int]) -> float:
-        key = tuple(unused)
-        progress = self._progress.get(key)
-        if progress is None:
-            progress = self._progress[key] = plan_progress_from(
-                unused, self.sheet.plan_turns, self.plans, self.first_turn)
-        return progress
+    def _terms(self, estates: float, potential: float, flex: float, progress: float,
+               points: float = 0.0) -> Terms:
+        return Terms(self.other_points + points + estates, potential, flex, progress, 0.0)
 
-    def _terms(self, completed: list[int], unused: list[int], partial: list[float], flex: float,
-               temps: int = 0, n_bis: int = 0, n_pools: int = 0, park: int = -1,
-               real_estate: int = -1) -> Terms:
-        sheet = self.sheet
-        data = sheet.data
+    def _change(self, old: tuple[int, int, float], *new: tuple[int, int, float]
+                ) -> tuple[float, float, float]:
+        """(estate points, potential, progress) after run `old` becomes the `new` runs."""
         values = self.values
-        if real_estate >= 0:
-            values = values[:]
-            values[real_estate] = data.real_estate_tracks[real_estate][sheet.real_estate[real_estate] + 1]
-        parks = self.parks
-        if park >= 0:
-            track, crossed = data.park_tracks[park], sheet.parks[park]
-            parks += track[crossed + 1] - track[crossed]
-        points = (
-            self.fixed_points + parks + data.pool_track[sheet.n_pools + n_pools]
-            + sum(map(mul, completed, values))
-            - data.bis_track[sheet.n_bis + n_bis]
-            + self.temp_value * min(sheet.temps + temps, data.temp_boxes)
-        )
-        return Terms(points, sum(map(mul, partial, values)), flex, self._plan_progress(unused), 0.0)
+        estates, potential = self.estates, self.potential
+        unused_change: dict[int, int] = {}
+        for (size, done, share), sign in ((old, -1), *((run, 1) for run in new)):
+            if size < 0:
+                continue
+            if done:
+                estates += sign * values[size]
+                if done == 2:
+                    unused_change[size] = unused_change.get(size, 0) + sign
+            else:
+                potential += sign * share * values[size]
+        changed = any(unused_change.values())
+        return estates, potential, self._progress_after(unused_change) if changed else self.progress
 
     # ----------------------------------------------------------------- moves
     def after_write(self, street: int, house: int, number: int, bis: bool = False,
                     temp: bool = False) -> Terms:
         """Terms after writing `number` in an empty house (a bis when `bis`)."""
-        completed, unused, partial = self.completed[:], self.unused[:], self.partial[:]
-        first, length = self._run_at(street, house)
-        self._apply_run(completed, unused, partial, self._run_value(street, first, length), -1)
-        self._apply_run(completed, unused, partial, self._run_value(street, first, length, house), +1)
-        gap_first, gap_length, lo, hi = self._gap_at(street, house)
+        key = (street, house)
+        change = self._filled.get(key)
+        if change is None:  # the same for every number written there
+            first, length = self._run_at(street, house)
+            change = self._filled[key] = self._change(self._run(street, first, length),
+                                                      self._run(street, first, length, house))
+        estates, potential, progress = change
+        gap_first, gap_last, lo, hi, gap_flex = self._gap(street, house)
         flex = self.flex
-        if gap_length:
+        if gap_last >= gap_first:
             prefix = self.prefix
-            flex -= _gap_value(gap_length, _window(prefix, lo, hi))
-            left, right = house - gap_first, gap_first + gap_length - 1 - house
-            flex += _gap_value(left, _window(prefix, lo, number))
-            flex += _gap_value(right, _window(prefix, number, hi))
-        return self._terms(completed, unused, partial, flex, temps=int(temp), n_bis=int(bis))
+            flex += (_gap_value(house - gap_first, _window(prefix, lo, number))
+                     + _gap_value(gap_last - house, _window(prefix, number, hi)) - gap_flex)
+        points = (self.temp_gain if temp else 0.0) - (self.bis_cost if bis else 0.0)
+        return self._terms(estates, potential, flex, progress, points)
 
     def after_fence(self, street: int, slot: int) -> Terms:
         """Terms after a fence on `slot` (the run there splits in two)."""
-        completed, unused, partial = self.completed[:], self.unused[:], self.partial[:]
         first, length = self._run_at(street, slot)
-        self._apply_run(completed, unused, partial, self._run_value(street, first, length), -1)
         left = slot - first + 1
-        self._apply_run(completed, unused, partial, self._run_value(street, first, left), +1)
-        self._apply_run(completed, unused, partial, self._run_value(street, slot + 1, length - left), +1)
-        return self._terms(completed, unused, partial, self.flex)
+        estates, potential, progress = self._change(self._run(street, first, length),
+                                                    self._run(street, first, left),
+                                                    self._run(street, slot + 1, length - left))
+        return self._terms(estates, potential, self.flex, progress)
 
     def after_real_estate(self, size: int) -> Terms:
-        return self._terms(self.completed, self.unused, self.partial, self.flex, real_estate=size - 1)
+        track = self.sheet.data.real_estate_tracks[size - 1]
+        gain = track[self.sheet.real_estate[size - 1] + 1] - track[self.sheet.real_estate[size - 1]]
+        return self._terms(self.estates + gain * self.completed[size - 1],
+                           self.potential + gain * self.partial[size - 1], self.flex, self.progress)
 
     def after_landscaper(self, street: int) -> Terms:
-        return self._terms(self.completed, self.unused, self.partial, self.flex, park=street)
+        track, crossed = self.sheet.data.park_tracks[street], self.sheet.parks[street]
+        return self._terms(self.estates, self.potential, self.flex, self.progress,
+                           track[crossed + 1] - track[crossed])
 
     def after_pool(self) -> Terms:
-        return self._terms(self.completed, self.unused, self.partial, self.flex, n_pools=1)
+        return self._terms(self.estates, self.potential, self.flex, self.progress, self.pool_gain)
 
     def base(self) -> Terms:
         """Terms of the sheet as it is."""
-        return self._terms(self.completed, self.unused, self.partial, self.flex)
+        return self._terms(self.estates, self.potential, self.flex, self.progress)
