@@ -33,6 +33,7 @@ the created instance in ``seat.factory.instances``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable, Sequence
 
 from welcometo_sim.rules.data import DEFAULT_DATA, GameData
@@ -160,7 +161,7 @@ class Scripted(Strategy):
 
     def choose_plans(self, view, claimable):
         self.plan_calls.append((view.turn, list(claimable)))
-        return self._plans(view, claimable) if self._plans else complete_all(claimable)
+        return self._plans(view, claimable) if self._plans else complete_all(view, claimable)
 
     def choose_reshuffle(self, view):
         self.reshuffle_calls.append(view.turn)
@@ -230,3 +231,53 @@ def with_board(sheet: Sheet, state: object) -> Sheet:
     """The same sheet with a thematic board state attached (e.g. from sheet_from)."""
     sheet.board = state
     return sheet
+
+
+# ------------------------------------------------------------ command line
+def wtsim(argv: list[str], capsys) -> tuple[int, str, str]:
+    """Call the console entry point; (exit code, stdout, stderr)."""
+    from welcometo_sim.cli import main
+
+    try:
+        main(argv)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def user_error(argv: list[str], capsys) -> str:
+    """Run a command that must fail as a user error; return its one stderr line."""
+    code, out, err = wtsim(argv, capsys)
+    assert code == 2, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert err.endswith("\n")
+    return lines[0]
+
+
+# ----------------------------------------------- literal copies of RULES.md §1
+# So that property tests check the engine against the rules text, not data.py.
+STREET_HOUSES = (10, 11, 12)
+POOL_HOUSES = ((2, 6, 7), (0, 3, 7), (1, 6, 10))
+PARK_BOXES = (3, 4, 5)               # park track lengths minus the 0 entry
+REAL_ESTATE_BOXES = (1, 2, 3, 4, 4, 4)
+TEMP_BOXES, BIS_BOXES, REFUSAL_BOXES, ROUNDABOUT_BOXES = 11, 9, 3, 2
+EFFECT_NAMES = ("surveyor", "real_estate", "landscaper", "pool", "temp", "bis")
+# number -> (surveyor, real_estate, landscaper, pool, temp, bis)
+DECK_TABLE = {
+    1: (1, 1, 1, 0, 0, 0), 2: (1, 1, 1, 0, 0, 0), 3: (1, 0, 0, 1, 1, 1),
+    4: (0, 1, 1, 1, 1, 1), 5: (2, 2, 2, 0, 0, 0), 6: (2, 1, 1, 1, 1, 1),
+    7: (1, 2, 2, 1, 1, 1), 8: (2, 2, 2, 1, 1, 1), 9: (1, 2, 2, 1, 1, 1),
+    10: (2, 1, 1, 1, 1, 1), 11: (2, 2, 2, 0, 0, 0), 12: (0, 1, 1, 1, 1, 1),
+    13: (1, 0, 0, 1, 1, 1), 14: (1, 1, 1, 0, 0, 0), 15: (1, 1, 1, 0, 0, 0),
+}
+EXPECTED_CARDS = Counter({
+    (number, effect): count
+    for number, row in DECK_TABLE.items()
+    for effect, count in zip(EFFECT_NAMES, row)
+    if count
+})
+N_CARDS = 81

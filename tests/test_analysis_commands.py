@@ -11,12 +11,11 @@ import yaml
 from welcometo_sim.analysis.compare import comparison_tables
 from welcometo_sim.analysis.plan_balance import flag_outliers, plan_balance_table
 from welcometo_sim.analysis.sweep import SweepError, grid, parse_setting
-from welcometo_sim.cli import main
 from welcometo_sim.config import parse_config
 from welcometo_sim.rules.data import BASIC_PLANS
 from welcometo_sim.sim.tournament import matches, plan_trials, round_robin
 
-from test_cli import user_error, wtsim
+from helpers import user_error, wtsim
 
 
 def write_config(tmp_path: Path, raw: dict, name: str = "c.yaml") -> str:

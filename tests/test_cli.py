@@ -19,6 +19,7 @@ import yaml
 from pandas.testing import assert_frame_equal
 
 import welcometo_sim
+from helpers import user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.scoring import SCORE_FIELDS
@@ -38,30 +39,6 @@ REQUIRED_COLUMNS = [
     "turns", "end_reason",
 ]
 MANIFEST_KEYS = {"version", "seed", "games", "wall_seconds", "games_per_second"}
-
-
-def wtsim(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Call the console entry point; (exit code, stdout, stderr)."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def user_error(argv: list[str], capsys) -> str:
-    """Run a command that must fail as a user error; return its one stderr line."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert info.value.code == 2, (out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert err.endswith("\n")
-    return lines[0]
 
 
 def rendered_houses(text: str) -> list[list[list[str | None]]]:

@@ -15,6 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from strategies.random import RandomStrategy
+from helpers import (BIS_BOXES, EXPECTED_CARDS, PARK_BOXES,
+                     POOL_HOUSES, REAL_ESTATE_BOXES, REFUSAL_BOXES, STREET_HOUSES,
+                     TEMP_BOXES)
 from welcometo_sim.rules.game import Game, Seat, end_reasons, play_game
 from welcometo_sim.rules.replay import verify
 from welcometo_sim.rules.scoring import SCORE_FIELDS, rank_key, score_game
@@ -22,27 +25,6 @@ from welcometo_sim.rules.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 # ----------------------------------------------------------------- rules data
-# Literal copies of RULES.md §1, so that the tests do not trust data.py.
-STREET_HOUSES = (10, 11, 12)
-POOL_HOUSES = ((2, 6, 7), (0, 3, 7), (1, 6, 10))
-PARK_BOXES = (3, 4, 5)               # park track lengths minus the 0 entry
-REAL_ESTATE_BOXES = (1, 2, 3, 4, 4, 4)
-TEMP_BOXES, BIS_BOXES, REFUSAL_BOXES = 11, 9, 3
-EFFECT_NAMES = ("surveyor", "real_estate", "landscaper", "pool", "temp", "bis")
-# number -> (surveyor, real_estate, landscaper, pool, temp, bis)
-DECK_TABLE = {
-    1: (1, 1, 1, 0, 0, 0), 2: (1, 1, 1, 0, 0, 0), 3: (1, 0, 0, 1, 1, 1),
-    4: (0, 1, 1, 1, 1, 1), 5: (2, 2, 2, 0, 0, 0), 6: (2, 1, 1, 1, 1, 1),
-    7: (1, 2, 2, 1, 1, 1), 8: (2, 2, 2, 1, 1, 1), 9: (1, 2, 2, 1, 1, 1),
-    10: (2, 1, 1, 1, 1, 1), 11: (2, 2, 2, 0, 0, 0), 12: (0, 1, 1, 1, 1, 1),
-    13: (1, 0, 0, 1, 1, 1), 14: (1, 1, 1, 0, 0, 0), 15: (1, 1, 1, 0, 0, 0),
-}
-EXPECTED_CARDS = Counter({
-    (number, effect): count
-    for number, row in DECK_TABLE.items()
-    for effect, count in zip(EFFECT_NAMES, row)
-    if count
-})
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 BASE = Variant()

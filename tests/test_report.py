@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import user_error
 from welcometo_sim.analysis import plots
 from welcometo_sim.analysis.tables import summary_tables
 from welcometo_sim.api import execute
@@ -29,27 +30,6 @@ from welcometo_sim.sim.results import read_table
 
 FIGURE_FILES = {"scores.png", "breakdown.png", "win_rates.png", "plan_completion.png"}
 GAMES, SEED = 20, 5
-
-
-def wtsim(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Call the console entry point; (exit code, stdout, stderr)."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def user_error(argv: list[str], capsys) -> str:
-    """Run a command that must fail as a user error; return its one stderr line."""
-    code, out, err = wtsim(argv, capsys)
-    assert code == 2, (out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
 
 
 def check_png(data: bytes | Path) -> np.ndarray:

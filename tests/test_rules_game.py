@@ -202,7 +202,7 @@ def ready_for_all_plans():
 
 def test_completing_the_third_plan_ends_the_game_that_turn():
     def later(view, claimable):
-        return complete_all(claimable) if view.turn >= 3 else []
+        return complete_all(view, claimable) if view.turn >= 3 else []
 
     seats = [scripted_seat("a", plans=later), scripted_seat("b")]
     game = game_with(seats, {0: ready_for_all_plans()})
@@ -217,7 +217,7 @@ def test_completing_the_third_plan_ends_the_game_that_turn():
 
 def test_two_plans_do_not_end_the_game():
     def two(view, claimable):
-        return complete_all([c for c in claimable if c.deck != 2])
+        return complete_all(view, [c for c in claimable if c.deck != 2])
 
     seats = [scripted_seat("a", plans=two), scripted_seat("b")]
     game = game_with(seats, {0: ready_for_all_plans()})
@@ -417,7 +417,7 @@ def test_no_reshuffle_when_no_completer_asks():
 
 def test_reshuffle_only_in_the_turn_of_the_first_completion_of_the_game():
     def from_turn(turn):
-        return lambda view, claimable: complete_all(claimable) if view.turn >= turn else []
+        return lambda view, claimable: complete_all(view, claimable) if view.turn >= turn else []
 
     seats = [scripted_seat("a", plans=from_turn(2), reshuffle=False),
              scripted_seat("b", plans=from_turn(3), reshuffle=True)]
@@ -434,7 +434,7 @@ def test_reshuffle_only_in_the_turn_of_the_first_completion_of_the_game():
 
 
 def test_first_completion_on_a_later_turn_still_offers_the_reshuffle():
-    seats = [scripted_seat("a", plans=lambda v, c: complete_all(c) if v.turn >= 2 else [],
+    seats = [scripted_seat("a", plans=lambda v, c: complete_all(v, c) if v.turn >= 2 else [],
                            reshuffle=True), scripted_seat("b")]
     game = game_with(seats, {0: estates_sheet([3, 4])})
     calls = count_reshuffles(game)

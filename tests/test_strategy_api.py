@@ -112,3 +112,24 @@ def test_illegal_or_crashing_strategies_are_reported_with_seed_and_turn(cls, fra
 
 def test_bundled_default_config_is_the_same_file_as_configs_base():
     assert default_config_path().read_text() == (ROOT / "configs" / "base.yaml").read_text()
+
+
+def test_default_plan_choice_never_claims_two_plans_on_the_same_houses():
+    """A full-street plan and an estate plan on that street are both claimable,
+    but not together: the default keeps the more valuable one only (a real case
+    found in an advanced game, where the game then rejected the second claim)."""
+    from helpers import sheet_from
+    from welcometo_sim.rules.data import DEFAULT_DATA
+    from welcometo_sim.rules.game import PlayerView
+    from welcometo_sim.rules.plans import claim_options
+    from welcometo_sim.strategy import complete_all
+
+    sheet = sheet_from("0 | 1 6 7 8 | 9 12 13 | 14 15")
+    plans = tuple(DEFAULT_DATA.plan(p) for p in ("full-street-top", "estates-1-1-1-4", "estates-3-4"))
+    view = PlayerView(0, 12, sheet, [], None, plans, (None, None, None), (), 0, Variant(advanced=True), 1)
+    claimable = claim_options(sheet, plans)
+    assert {c.deck for c in claimable} == {1, 3}
+    chosen = complete_all(view, claimable)
+    assert [c.deck for c in chosen] == [3]          # 7 points beat 6
+    view.plan_first_turn = (None, None, 5)          # deck 3 now only worth 3
+    assert [c.deck for c in complete_all(view, claimable)] == [1]

@@ -497,7 +497,8 @@ def test_advanced_plan_completed_in_a_game_scores_high():
     assert game.play_turn() == []
     assert game.sheets[0].plan_turns == [1, 1, None]
     assert game.sheets[0].plan_points == [6, 7, 0]
-    assert game.turn_records[0]["actions"][0]["plans"] == [
+    claims = game.turn_records[0]["actions"][0]["plans"]
+    assert sorted(claims, key=lambda c: c["deck"]) == [
         {"deck": 1, "estates": None}, {"deck": 2, "estates": None}]
     game.sheets[1].temps = 7
     game.play_turn()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.sim.results import read_table
 
@@ -43,29 +44,6 @@ GAMES = 3
 
 
 # ------------------------------------------------------------------ helpers
-def wtsim(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Call the console entry point; (exit code, stdout, stderr)."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def user_error(argv: list[str], capsys) -> str:
-    """Run a command that must fail as a user error; return its one stderr line."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert info.value.code == 2, (out, err)
-    assert "Traceback" not in err and "Traceback" not in out
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    return lines[0]
-
-
 def rendered_houses(text: str) -> list[list[list[str | None]]]:
     """House labels per seat and street, read back from `wtsim show` output
     (`.` is empty; the `*` pool and `~` plan-line marks are dropped)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import permutations
 
 import numpy as np
@@ -363,7 +362,7 @@ def test_solo_game_plans_after_the_solo_card_score_low():
 
     def one_per_turn(view, claimable):
         wanted = {1: 3, 2: 2, 3: 1}                # deck 3 on turn 1, deck 2 on turn 2, deck 1 on turn 3
-        return complete_all([c for c in claimable if wanted[c.deck] == view.turn])
+        return complete_all(view, [c for c in claimable if wanted[c.deck] == view.turn])
 
     seat = variant_seat("solo", plans=one_per_turn, reshuffle=True)
     game = Game(SOLO, [seat], 4, PLANS, record=True)
@@ -387,7 +386,7 @@ def test_solo_game_plans_after_the_solo_card_score_low():
 
 
 def test_solo_game_without_the_solo_card_keeps_high_values():
-    seat = variant_seat("solo", plans=lambda v, c: complete_all(c) if v.turn == 2 else [])
+    seat = variant_seat("solo", plans=lambda v, c: complete_all(v, c) if v.turn == 2 else [])
     game = Game(SOLO, [seat], 4, PLANS)
     game.sheets[0] = estates_sheet([3, 4])
     rig_solo(game.deck, list(range(10)), [])

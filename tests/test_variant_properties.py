@@ -23,6 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import (BIS_BOXES, EFFECT_NAMES, EXPECTED_CARDS, N_CARDS, PARK_BOXES,
+                     POOL_HOUSES, REAL_ESTATE_BOXES, REFUSAL_BOXES, ROUNDABOUT_BOXES, STREET_HOUSES,
+                     TEMP_BOXES)
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.boards import LOST, OPEN, SOLD
 from welcometo_sim.rules.game import Game, Seat, StrategyError, end_reasons, play_game
@@ -36,28 +39,6 @@ CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 CONFIG_NAMES = ("base", "advanced", "expert", "solo", "ice-cream", "christmas", "easter",
                 "advanced-expert-ice-cream")
 
-# ----------------------------------------------------------------- rules data
-# Literal copies of RULES.md, so that the tests do not trust data.py.
-STREET_HOUSES = (10, 11, 12)
-POOL_HOUSES = ((2, 6, 7), (0, 3, 7), (1, 6, 10))
-PARK_BOXES = (3, 4, 5)
-REAL_ESTATE_BOXES = (1, 2, 3, 4, 4, 4)
-TEMP_BOXES, BIS_BOXES, REFUSAL_BOXES, ROUNDABOUT_BOXES = 11, 9, 3, 2
-EFFECT_NAMES = ("surveyor", "real_estate", "landscaper", "pool", "temp", "bis")
-DECK_TABLE = {
-    1: (1, 1, 1, 0, 0, 0), 2: (1, 1, 1, 0, 0, 0), 3: (1, 0, 0, 1, 1, 1),
-    4: (0, 1, 1, 1, 1, 1), 5: (2, 2, 2, 0, 0, 0), 6: (2, 1, 1, 1, 1, 1),
-    7: (1, 2, 2, 1, 1, 1), 8: (2, 2, 2, 1, 1, 1), 9: (1, 2, 2, 1, 1, 1),
-    10: (2, 1, 1, 1, 1, 1), 11: (2, 2, 2, 0, 0, 0), 12: (0, 1, 1, 1, 1, 1),
-    13: (1, 0, 0, 1, 1, 1), 14: (1, 1, 1, 0, 0, 0), 15: (1, 1, 1, 0, 0, 0),
-}
-EXPECTED_CARDS = Counter({
-    (number, effect): count
-    for number, row in DECK_TABLE.items()
-    for effect, count in zip(EFFECT_NAMES, row)
-    if count
-})
-N_CARDS = 81
 
 BASIC_PLAN_IDS = {
     1: {"estates-1-1-1-1-1-1", "estates-2-2-2-2", "estates-3-3-3", "estates-4-4", "estates-5-5",

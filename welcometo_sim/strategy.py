@@ -32,7 +32,7 @@ from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                             must_play)
 from .rules.game import PlayerView, PublicSeat
-from .rules.plans import PlanClaim, claim_options
+from .rules.plans import PlanClaim, apply_claim, claim_options
 from .rules.sheet import Sheet
 
 __all__ = [
@@ -74,7 +74,7 @@ class Strategy:
     def choose_plans(self, view: PlayerView, claimable: list[PlanClaim]) -> list[PlanClaim]:
         """Plans to complete now. Default: every plan it can, in deck order, each
         with the first estate choice that does not clash with the ones before."""
-        return complete_all(claimable)
+        return complete_all(view, claimable)
 
     def choose_reshuffle(self, view: PlayerView) -> bool:
         """Whether to ask for the construction-card reshuffle (first plan of the game)."""
@@ -91,18 +91,23 @@ class Strategy:
         return cards[0]
 
 
-def complete_all(claimable: Sequence[PlanClaim]) -> list[PlanClaim]:
-    """One claim per plan, estates never shared between claims."""
+def complete_all(view: PlayerView, claimable: Sequence[PlanClaim]) -> list[PlanClaim]:
+    """As many plans as can be completed together, the most valuable first (its
+    value now: high while nobody has it, else low). A claim is kept only if it
+    is still possible after the ones before it: two plans may not share an
+    estate, and a plan that uses whole streets or street ends takes their houses."""
+    def current_value(claim: PlanClaim) -> int:
+        spec = view.plans[claim.deck - 1]
+        return spec.points[0] if view.plan_first_turn[claim.deck - 1] is None else spec.points[1]
+
+    sheet = view.sheet.copy()
     chosen: list[PlanClaim] = []
-    used: set = set()
-    for claim in claimable:
+    for claim in sorted(claimable, key=current_value, reverse=True):
         if any(c.deck == claim.deck for c in chosen):
             continue
-        estates = set(claim.estates or ())
-        if estates & used:
-            continue
-        used |= estates
-        chosen.append(claim)
+        if claim in claim_options(sheet, view.plans):
+            apply_claim(sheet, view.plans, claim, view.turn)
+            chosen.append(claim)
     return chosen
 
 
