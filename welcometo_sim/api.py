@@ -19,7 +19,7 @@ from typing import Callable
 import pandas as pd
 
 from . import __version__
-from .config import RunSpec, load_config
+from .config import ConfigError, RunSpec, load_config
 from .sim.results import (CONFIG_FILE, MANIFEST_FILE, RECORDS_FILE, choose_format, new_run_folder,
                           to_frame, write_config, write_json, write_table)
 from .sim.runner import ChunkResult, chunk_bounds, effective_jobs, run_chunks
@@ -40,6 +40,8 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
                  seed: int | None = None, jobs: int | None = None,
                  chunk_size: int | None = None) -> RunSpec:
     """A RunSpec from a config path (bundled default when None) plus overrides."""
+    if jobs == 0:
+        raise ConfigError("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
     spec = config if isinstance(config, RunSpec) else load_config(config)
     return spec.with_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size)
 

@@ -90,8 +90,6 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
       wtsim run configs/base.yaml --games 2000 --seed 7 --jobs 2
       wtsim run --games 100 --records --out results/try --quiet
     """
-    if jobs == 0:
-        fail("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
     spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size)
     progress, bar = _make_progress(spec.games, quiet)
     try:

@@ -203,29 +203,9 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 first_turn: Sequence[int | None] = (None, None, None),
                 temp_value: float = 1.0) -> Terms:
     """`points_now`, `estate_potential`, `flexibility`, `plan_progress` and
-    `board_value` at once, sharing the per-street features: the cheap way for
-    search strategies."""
-    data = sheet.data
-    values = list(map(_track_value, data.real_estate_tracks, sheet.real_estate))
-    features = sheet_features(sheet)
-    estates = potential = flex = 0.0
-    for f in features:
-        estates += sum(map(mul, f.completed, values))
-        potential += sum(map(mul, f.partial, values))
-        flex += f.flexibility
-    points = (
-        sum(sheet.plan_points)
-        + sum(map(_track_value, data.park_tracks, sheet.parks))
-        + data.pool_track[sheet.n_pools]
-        + estates
-        - data.bis_track[sheet.n_bis]
-        - data.roundabout_track[sheet.n_roundabouts]
-        - data.refusal_track[sheet.refusals]
-        + temp_value * sheet.temps
-    )
-    progress = plan_progress(sheet, plans, first_turn)
-    board = board_value(sheet) if sheet.board is not None else 0.0
-    return Terms(points, potential, flex, progress, board)
+    `board_value` of a sheet at once (they share its cached street features)."""
+    return Terms(points_now(sheet, temp_value), estate_potential(sheet), flexibility(sheet),
+                 plan_progress(sheet, plans, first_turn), board_value(sheet))
 
 
 def _track_value(track: Sequence[int], crossed: int) -> int:

@@ -107,7 +107,11 @@ def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, lis
 
 def draw_plans(variant: Variant, rng: np.random.Generator,
                fixed: Sequence[str | None] = (None, None, None)) -> tuple[PlanSpec, ...]:
-    """One plan per deck: the fixed id where given, else a random card of that deck."""
+    """One plan per deck: the fixed id where given, else a random card of that deck.
+
+    The random draw is made for every deck even when its plan is fixed, so that
+    fixing one deck leaves the other draws (and the deck shuffle) unchanged:
+    `wtsim plans` relies on that to compare plans on common seeds."""
     chosen = []
     for deck in (1, 2, 3):
         cards = variant.plan_deck(deck)
