@@ -208,10 +208,6 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                  plan_progress(sheet, plans, first_turn), board_value(sheet))
 
 
-def _track_value(track: Sequence[int], crossed: int) -> int:
-    return track[crossed]
-
-
 # ----------------------------------------------------------- move evaluation
 def _prefix_weights(sheet: Sheet) -> list[float]:
     """prefix[i] = sum of the number weights of 0..i-1, for O(1) window sums."""
