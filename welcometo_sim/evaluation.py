@@ -132,11 +132,7 @@ def estate_potential(sheet: Sheet) -> float:
     not complete yet, its estate value times the square of the share of its
     houses already built (a half-built estate counts a quarter)."""
     values = estate_values(sheet)
-    return sum(
-        share * value
-        for features in sheet_features(sheet)
-        for share, value in zip(features.partial, values)
-    )
+    return sum(sum(map(mul, features.partial, values)) for features in sheet_features(sheet))
 
 
 def flexibility(sheet: Sheet) -> float:
