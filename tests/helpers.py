@@ -258,6 +258,21 @@ def user_error(argv: list[str], capsys) -> str:
     return lines[0]
 
 
+def rendered_houses(text: str) -> list[list[list[str | None]]]:
+    """House labels per seat and street, read back from `wtsim show` output
+    (`.` is empty; the `*` pool and `~` plan-line marks are dropped)."""
+    seats: list[list[list[str | None]]] = []
+    for line in text.splitlines():
+        if line[:3] not in ("0: ", "1: ", "2: "):
+            continue
+        if line.startswith("0: "):
+            seats.append([])
+        body = line[line.index("|") + 1:line.rindex(" |  parks")]
+        cells = [c.strip("~*") for c in body.replace("|", " ").split()]
+        seats[-1].append([None if c == "." else c for c in cells])
+    return seats
+
+
 # ----------------------------------------------- literal copies of RULES.md §1
 # So that property tests check the engine against the rules text, not data.py.
 STREET_HOUSES = (10, 11, 12)

@@ -19,7 +19,7 @@ import yaml
 from pandas.testing import assert_frame_equal
 
 import welcometo_sim
-from helpers import user_error, wtsim
+from helpers import rendered_houses, user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.scoring import SCORE_FIELDS
@@ -39,21 +39,6 @@ REQUIRED_COLUMNS = [
     "turns", "end_reason",
 ]
 MANIFEST_KEYS = {"version", "seed", "games", "wall_seconds", "games_per_second"}
-
-
-def rendered_houses(text: str) -> list[list[list[str | None]]]:
-    """House labels per seat and street, read back from `wtsim show` output
-    (`.` is empty; the `*` pool and `~` plan-line marks are dropped)."""
-    seats: list[list[list[str | None]]] = []
-    for line in text.splitlines():
-        if line[:3] not in ("0: ", "1: ", "2: "):
-            continue
-        if line.startswith("0: "):
-            seats.append([])
-        body = line[line.index("|") + 1:line.rindex(" |  parks")]
-        cells = [c.strip("~*") for c in body.replace("|", " ").split()]
-        seats[-1].append([None if c == "." else c for c in cells])
-    return seats
 
 
 def run_module(*args: str, cwd: Path) -> subprocess.CompletedProcess:

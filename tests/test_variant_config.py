@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import user_error, wtsim
+from helpers import rendered_houses, user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.sim.results import read_table
 
@@ -44,21 +44,6 @@ GAMES = 3
 
 
 # ------------------------------------------------------------------ helpers
-def rendered_houses(text: str) -> list[list[list[str | None]]]:
-    """House labels per seat and street, read back from `wtsim show` output
-    (`.` is empty; the `*` pool and `~` plan-line marks are dropped)."""
-    seats: list[list[list[str | None]]] = []
-    for line in text.splitlines():
-        if line[:3] not in ("0: ", "1: ", "2: "):
-            continue
-        if line.startswith("0: "):
-            seats.append([])
-        body = line[line.index("|") + 1:line.rindex(" |  parks")]
-        cells = [c.strip("~*") for c in body.replace("|", " ").split()]
-        seats[-1].append([None if c == "." else c for c in cells])
-    return seats
-
-
 def write_config(tmp_path: Path, name: str, variant: str, players: str = "[random, random]") -> Path:
     path = tmp_path / f"{name}.yaml"
     path.write_text(f"name: {name}\ngames: 3\nseed: 2\njobs: 1\nvariant: {variant}\nplayers: {players}\n",
