@@ -263,7 +263,7 @@ def _unique(name: str, taken: set[str]) -> str:
 
 def players_from_refs(refs: list[str]) -> tuple[PlayerConfig, ...]:
     """Players from command-line strategy references, e.g. ['greedy', 'random']."""
-    return _parse_players(list(refs), "--player")
+    return _parse_players(list(refs), "command line")
 
 
 __all__ = ["ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
