@@ -17,7 +17,7 @@ from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
-from .plans import PlanClaim, apply_claim, claim_options
+from .plans import PlanClaim, apply_claim, claim_is_valid, claim_options
 from .scoring import rank_key, ranks, score_game
 from .sheet import Sheet
 from .variant import Variant
@@ -315,7 +315,7 @@ class Game:
             return
         chosen = self._ask(seat, "choose_plans", view, claimable)
         for claim in chosen or ():
-            if claim not in claim_options(sheet, self.plans):
+            if not claim_is_valid(sheet, self.plans, claim):
                 raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
                                     f"answered an illegal {claim!r} to choose_plans")
             apply_claim(sheet, self.plans, claim, self.turn)

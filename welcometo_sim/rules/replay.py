@@ -14,7 +14,7 @@ from .cards import pair_offers
 from .data import PlanSpec
 from .overrides import OverrideError
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
-from .plans import PlanClaim, apply_claim, claim_options
+from .plans import PlanClaim, apply_claim, claim_is_valid
 from .game import settle_plans, solo_card_came_up
 from .scoring import rank_key, ranks, score_game
 from .sheet import Sheet
@@ -131,7 +131,7 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
     for entry in action["plans"]:
         estates = None if entry["estates"] is None else tuple(tuple(e) for e in entry["estates"])
         claim = PlanClaim(entry["deck"], estates)
-        if claim not in claim_options(sheet, state.plans):
+        if not claim_is_valid(sheet, state.plans, claim):
             raise ReplayError(f"seat {action['seat']}: cannot complete plan {entry}")
         apply_claim(sheet, state.plans, claim, state.turn)
 

@@ -8,8 +8,6 @@ cached per street and dropped whenever that street changes.
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from .data import DEFAULT_DATA, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, GameData
 
 Estate = tuple[int, int, int]
@@ -154,11 +152,7 @@ class Sheet:
 
     def accepts(self, number: int) -> bool:
         """True when `number` fits somewhere on the sheet."""
-        for street in range(len(self.numbers)):
-            for _h, lo, hi in self.street_bounds(street):
-                if lo < number < hi:
-                    return True
-        return False
+        return bool(self.houses_for(number))
 
     def write(self, street: int, house: int, number: int, bis: bool = False) -> None:
         """Write a house number (the caller has checked legality)."""
@@ -296,11 +290,6 @@ class Sheet:
         return counts
 
     # ------------------------------------------------------------------- misc
-    def houses(self) -> Iterator[tuple[int, int]]:
-        for street, numbers in enumerate(self.numbers):
-            for h in range(len(numbers)):
-                yield street, h
-
     def is_full(self) -> bool:
         """Every house built or a roundabout (an end condition)."""
         return self._filled == self.n_houses
