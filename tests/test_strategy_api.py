@@ -133,3 +133,15 @@ def test_default_plan_choice_never_claims_two_plans_on_the_same_houses():
     assert [c.deck for c in chosen] == [3]          # 7 points beat 6
     view.plan_first_turn = (None, None, 5)          # deck 3 now only worth 3
     assert [c.deck for c in complete_all(view, claimable)] == [1]
+
+
+def test_the_commented_example_strategy_plays_and_takes_parameters(tmp_path):
+    ref = f"{ROOT / 'strategies' / 'example_custom.py'}:ScheduleStrategy"
+    spec = parse_config({"games": 4, "seed": 2, "players": [
+        {"strategy": ref, "name": "schedule", "params": {"use_bis": True}}, "random"]})
+    frame = execute(spec, save=False).frame
+    schedule = frame[frame["player"] == "schedule"]
+    assert len(schedule) == 4
+    assert schedule["total"].mean() > frame[frame["player"] == "random"]["total"].mean()
+    with pytest.raises(StrategyLoadError, match="unknown parameter 'fence'"):
+        parse_strategy(ref, {"fence": 2})
