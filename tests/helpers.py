@@ -168,17 +168,22 @@ class Scripted(Strategy):
         return self._reshuffle(view) if callable(self._reshuffle) else self._reshuffle
 
 
-def scripted_seat(name: str, **kwargs) -> Seat:
-    """A Seat playing `Scripted(**kwargs)`; the instance ends up in factory.instances."""
-    instances: list[Scripted] = []
+def _recording_seat(cls: type, name: str, **kwargs) -> Seat:
+    """A Seat playing `cls(rng, **kwargs)`; each instance ends up in factory.instances."""
+    instances: list = []
 
     def factory(rng):
-        strategy = Scripted(rng, **kwargs)
+        strategy = cls(rng, **kwargs)
         instances.append(strategy)
         return strategy
 
     factory.instances = instances  # type: ignore[attr-defined]
     return Seat(name, "scripted", factory)
+
+
+def scripted_seat(name: str, **kwargs) -> Seat:
+    """A Seat playing `Scripted(**kwargs)`; the instance ends up in factory.instances."""
+    return _recording_seat(Scripted, name, **kwargs)
 
 
 def all_cards(deck: Deck) -> list[int]:
@@ -216,21 +221,27 @@ class VariantScripted(Scripted):
 
 def variant_seat(name: str, **kwargs) -> Seat:
     """A Seat playing `VariantScripted(**kwargs)`; the instance ends up in factory.instances."""
-    instances: list[VariantScripted] = []
-
-    def factory(rng):
-        strategy = VariantScripted(rng, **kwargs)
-        instances.append(strategy)
-        return strategy
-
-    factory.instances = instances  # type: ignore[attr-defined]
-    return Seat(name, "scripted", factory)
+    return _recording_seat(VariantScripted, name, **kwargs)
 
 
 def with_board(sheet: Sheet, state: object) -> Sheet:
     """The same sheet with a thematic board state attached (e.g. from sheet_from)."""
     sheet.board = state
     return sheet
+
+
+def check_track_bounds(sheet: Sheet) -> None:
+    """Real-estate columns and park tracks within their boxes; pools only on pool
+    houses written with their own number (not a bis)."""
+    for size, crossed in enumerate(sheet.real_estate):
+        assert 0 <= crossed <= REAL_ESTATE_BOXES[size], (size + 1, crossed)
+    for street, crossed in enumerate(sheet.parks):
+        assert 0 <= crossed <= PARK_BOXES[street], (street, crossed)
+    for street, row in enumerate(sheet.pools):
+        for h, built in enumerate(row):
+            if built:
+                assert h in POOL_HOUSES[street], (street, h)
+                assert sheet.numbers[street][h] is not None and not sheet.is_bis[street][h]
 
 
 # ------------------------------------------------------------ command line

@@ -23,8 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import (BIS_BOXES, EFFECT_NAMES, EXPECTED_CARDS, N_CARDS, PARK_BOXES,
-                     POOL_HOUSES, REAL_ESTATE_BOXES, REFUSAL_BOXES, ROUNDABOUT_BOXES, STREET_HOUSES,
+from helpers import (check_track_bounds, BIS_BOXES, EFFECT_NAMES, EXPECTED_CARDS, N_CARDS, REFUSAL_BOXES, ROUNDABOUT_BOXES, STREET_HOUSES,
                      TEMP_BOXES)
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.boards import LOST, OPEN, SOLD
@@ -173,15 +172,7 @@ def check_counters(sheet, advanced: bool) -> None:
     built_rounds = sum(sum(row) for row in sheet.roundabouts)
     assert sheet.n_roundabouts == built_rounds
     assert 0 <= built_rounds <= (ROUNDABOUT_BOXES if advanced else 0)
-    for size, crossed in enumerate(sheet.real_estate):
-        assert 0 <= crossed <= REAL_ESTATE_BOXES[size], (size + 1, crossed)
-    for street, crossed in enumerate(sheet.parks):
-        assert 0 <= crossed <= PARK_BOXES[street], (street, crossed)
-    for street, row in enumerate(sheet.pools):
-        for h, built in enumerate(row):
-            if built:
-                assert h in POOL_HOUSES[street], (street, h)
-                assert sheet.numbers[street][h] is not None and not sheet.is_bis[street][h]
+    check_track_bounds(sheet)
 
 
 def check_turn_delta(before: dict, sheet, action: dict, advanced: bool) -> None:
