@@ -7,4 +7,5 @@ add names through the entry-point group ``welcometo_sim.strategies``.
 BUILTIN: dict[str, str] = {
     "random": "strategies.random:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
+    "heuristic": "strategies.heuristic:HeuristicStrategy",
 }

@@ -28,6 +28,10 @@ class StreetFeatures(NamedTuple):
     """for unfinished fenced runs of each size: sum of (built share)²"""
     flexibility: float
     """houses of the street that could still be built (see `flexibility`)"""
+    open: tuple[int, ...] = (0,) * MAX_ESTATE_SIZE
+    """unfinished fenced runs of each size that can still become estates"""
+    share: tuple[float, ...] = (0.0,) * MAX_ESTATE_SIZE
+    """for unfinished fenced runs of each size: sum of built share"""
 
 
 def number_weights(deck: Sequence[tuple[int, str]]) -> tuple[float, ...]:
@@ -76,6 +80,8 @@ def street_features(sheet: Sheet, street: int) -> StreetFeatures:
     completed = [0] * MAX_ESTATE_SIZE
     unused = [0] * MAX_ESTATE_SIZE
     partial = [0.0] * MAX_ESTATE_SIZE
+    open_runs = [0] * MAX_ESTATE_SIZE
+    share = [0.0] * MAX_ESTATE_SIZE
     numbers = sheet.numbers[street]
     rounds = sheet.roundabouts[street]
     use = sheet.plan_use[street]
@@ -90,8 +96,10 @@ def street_features(sheet: Sheet, street: int) -> StreetFeatures:
         elif not any(rounds[h] for h in houses):
             built = sum(numbers[h] is not None for h in houses)
             partial[length - 1] += (built / length) ** 2
+            open_runs[length - 1] += 1
+            share[length - 1] += built / length
     features = StreetFeatures(tuple(completed), tuple(unused), tuple(partial),
-                              street_flexibility(sheet, street))
+                              street_flexibility(sheet, street), tuple(open_runs), tuple(share))
     sheet.street_cache[street] = features
     return features
 
@@ -133,6 +141,18 @@ def estate_potential(sheet: Sheet) -> float:
     houses already built (a half-built estate counts a quarter)."""
     values = estate_values(sheet)
     return sum(sum(map(mul, features.partial, values)) for features in sheet_features(sheet))
+
+
+def estate_projection(sheet: Sheet) -> tuple[float, float]:
+    """What the unfinished fenced runs (1..6 houses, no roundabout) would be
+    worth as estates at today's values: (all of them, each weighted by its
+    built share). Most houses get built by the end of a game, so a fenced run
+    is likely to score; `estate_potential` is the cautious version."""
+    values = estate_values(sheet)
+    features = sheet_features(sheet)
+    open_value = sum(sum(map(mul, f.open, values)) for f in features)
+    share_value = sum(sum(map(mul, f.share, values)) for f in features)
+    return open_value, share_value
 
 
 def flexibility(sheet: Sheet) -> float:
@@ -193,6 +213,10 @@ class Terms(NamedTuple):
     flexibility: float
     plan_progress: float
     board: float
+    open_estates: float = 0.0
+    """value of the unfinished fenced runs as if each were completed (see `estate_projection`)"""
+    built_share: float = 0.0
+    """the same, each run weighted by the share of its houses already built"""
 
 
 def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
@@ -200,8 +224,9 @@ def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 temp_value: float = 1.0) -> Terms:
     """`points_now`, `estate_potential`, `flexibility`, `plan_progress` and
     `board_value` of a sheet at once (they share its cached street features)."""
+    open_value, share_value = estate_projection(sheet)
     return Terms(points_now(sheet, temp_value), estate_potential(sheet), flexibility(sheet),
-                 plan_progress(sheet, plans, first_turn), board_value(sheet))
+                 plan_progress(sheet, plans, first_turn), board_value(sheet), open_value, share_value)
 
 
 # ----------------------------------------------------------- move evaluation
@@ -265,6 +290,10 @@ class MoveEvaluator:
         self.partial = [sum(c) for c in zip(*(f.partial for f in features))]
         self.estates = sum(map(mul, self.completed, self.values))
         self.potential = sum(map(mul, self.partial, self.values))
+        self.open = [sum(c) for c in zip(*(f.open for f in features))]
+        self.share = [sum(c) for c in zip(*(f.share for f in features))]
+        self.open_value = sum(map(mul, self.open, self.values))
+        self.share_value = sum(map(mul, self.share, self.values))
         self.flex = sum(f.flexibility for f in features)
         self.prefix = _prefix_weights(sheet)
         n_pools, n_bis, temps = sheet.n_pools, sheet.n_bis, sheet.temps
@@ -280,7 +309,7 @@ class MoveEvaluator:
         self.progress = self._plan_progress(self.unused)
         self._progress: dict[tuple[int, ...], float] = {tuple(self.unused): self.progress}
         self._gaps: list[dict[int, tuple[int, int, int, int, float]] | None] = [None] * len(sheet.numbers)
-        self._filled: dict[tuple[int, int], tuple[float, float, float]] = {}
+        self._filled: dict[tuple[int, int], tuple[float, float, float, float, float]] = {}
 
     # ---------------------------------------------------------------- pieces
     def _plan_progress(self, unused: list[int]) -> float:
@@ -322,7 +351,7 @@ class MoveEvaluator:
         if built == length:
             use = sheet.plan_use[street]
             return length - 1, 1 if any(use[h] for h in range(first, first + length)) else 2, 0.0
-        return length - 1, 0, (built / length) ** 2
+        return length - 1, 0, built / length
 
     def _gap(self, street: int, house: int) -> tuple[int, int, int, int, float]:
         """(first house, last house, lo, hi, flexibility) of the gap holding an
@@ -336,26 +365,35 @@ class MoveEvaluator:
         return gaps.get(house, (house, house - 1, 0, 0, 0.0))
 
     def _terms(self, estates: float, potential: float, flex: float, progress: float,
-               points: float = 0.0) -> Terms:
-        return Terms(self.other_points + points + estates, potential, flex, progress, 0.0)
+               points: float = 0.0, open_value: float | None = None,
+               share_value: float | None = None) -> Terms:
+        return Terms(self.other_points + points + estates, potential, flex, progress, 0.0,
+                     self.open_value if open_value is None else open_value,
+                     self.share_value if share_value is None else share_value)
 
     def _change(self, old: tuple[int, int, float], *new: tuple[int, int, float]
-                ) -> tuple[float, float, float]:
-        """(estate points, potential, progress) after run `old` becomes the `new` runs."""
+                ) -> tuple[float, float, float, float, float]:
+        """(estate points, potential, progress, open estates, built share) after
+        run `old` becomes the `new` runs."""
         values = self.values
         estates, potential = self.estates, self.potential
+        open_value, share_value = self.open_value, self.share_value
         unused_change: dict[int, int] = {}
         for (size, done, share), sign in ((old, -1), *((run, 1) for run in new)):
             if size < 0:
                 continue
+            value = values[size]
             if done:
-                estates += sign * values[size]
+                estates += sign * value
                 if done == 2:
                     unused_change[size] = unused_change.get(size, 0) + sign
             else:
-                potential += sign * share * values[size]
+                potential += sign * share * share * value
+                open_value += sign * value
+                share_value += sign * share * value
         changed = any(unused_change.values())
-        return estates, potential, self._progress_after(unused_change) if changed else self.progress
+        progress = self._progress_after(unused_change) if changed else self.progress
+        return estates, potential, progress, open_value, share_value
 
     # ----------------------------------------------------------------- moves
     def after_write(self, street: int, house: int, number: int, bis: bool = False,
@@ -367,7 +405,7 @@ class MoveEvaluator:
             first, length = self._run_at(street, house)
             change = self._filled[key] = self._change(self._run(street, first, length),
                                                       self._run(street, first, length, house))
-        estates, potential, progress = change
+        estates, potential, progress, open_value, share_value = change
         gap_first, gap_last, lo, hi, gap_flex = self._gap(street, house)
         flex = self.flex
         if gap_last >= gap_first:
@@ -375,22 +413,25 @@ class MoveEvaluator:
             flex += (_gap_value(house - gap_first, _window(prefix, lo, number))
                      + _gap_value(gap_last - house, _window(prefix, number, hi)) - gap_flex)
         points = (self.temp_gain if temp else 0.0) - (self.bis_cost if bis else 0.0)
-        return self._terms(estates, potential, flex, progress, points)
+        return self._terms(estates, potential, flex, progress, points, open_value, share_value)
 
     def after_fence(self, street: int, slot: int) -> Terms:
         """Terms after a fence on `slot` (the run there splits in two)."""
         first, length = self._run_at(street, slot)
         left = slot - first + 1
-        estates, potential, progress = self._change(self._run(street, first, length),
-                                                    self._run(street, first, left),
-                                                    self._run(street, slot + 1, length - left))
-        return self._terms(estates, potential, self.flex, progress)
+        estates, potential, progress, open_value, share_value = self._change(
+            self._run(street, first, length), self._run(street, first, left),
+            self._run(street, slot + 1, length - left))
+        return self._terms(estates, potential, self.flex, progress, 0.0, open_value, share_value)
 
     def after_real_estate(self, size: int) -> Terms:
         track = self.sheet.data.real_estate_tracks[size - 1]
         gain = track[self.sheet.real_estate[size - 1] + 1] - track[self.sheet.real_estate[size - 1]]
-        return self._terms(self.estates + gain * self.completed[size - 1],
-                           self.potential + gain * self.partial[size - 1], self.flex, self.progress)
+        index = size - 1
+        return self._terms(self.estates + gain * self.completed[index],
+                           self.potential + gain * self.partial[index], self.flex, self.progress, 0.0,
+                           self.open_value + gain * self.open[index],
+                           self.share_value + gain * self.share[index])
 
     def after_landscaper(self, street: int) -> Terms:
         track, crossed = self.sheet.data.park_tracks[street], self.sheet.parks[street]
@@ -403,3 +444,72 @@ class MoveEvaluator:
     def base(self) -> Terms:
         """Terms of the sheet as it is."""
         return self._terms(self.estates, self.potential, self.flex, self.progress)
+
+
+# ------------------------------------------------- terms about the future
+def park_potential(sheet: Sheet) -> float:
+    """The share of each park track's final bonus already earned but not yet
+    scored: a track with k of n parks crossed counts final·k/n minus its value
+    now. The big last box of a park track rewards finishing it; this term lets
+    every crossed park count its fair share of that bonus."""
+    total = 0.0
+    for track, crossed in zip(sheet.data.park_tracks, sheet.parks):
+        total += track[-1] * crossed / (len(track) - 1) - track[crossed]
+    return total
+
+
+def park_potential_gain(sheet: Sheet, street: int) -> float:
+    """How much `park_potential` changes when one more park of `street` is crossed."""
+    track, crossed = sheet.data.park_tracks[street], sheet.parks[street]
+    if crossed + 1 >= len(track):
+        return -float(track[crossed] - track[crossed - 1]) if crossed else 0.0
+    return track[-1] / (len(track) - 1) - (track[crossed + 1] - track[crossed])
+
+
+def pool_chances(sheet: Sheet) -> int:
+    """Empty pool houses: places where a pool card can still score a pool."""
+    numbers = sheet.numbers
+    return sum(
+        1
+        for street, houses in enumerate(sheet.data.pool_houses)
+        for house in houses
+        if numbers[street][house] is None and not sheet.roundabouts[street][house]
+    )
+
+
+def is_pool_chance(sheet: Sheet, street: int, house: int) -> bool:
+    """Whether (street, house) is an empty pool house (writing there uses it up)."""
+    return house in sheet.data.pool_houses[street] and sheet.numbers[street][house] is None
+
+
+def temp_race_value(own: int, others: Sequence[int], rank_points: Sequence[int]) -> float:
+    """Temp-agency points one more temp would win at the current counts: the
+    dense ranking of RULES.md §8 with the other players' counts as they stand
+    (0 in solo games, whose temp rule needs no race)."""
+    from .rules.scoring import temp_points
+
+    if not others:
+        return 0.0
+    before = temp_points([own, *others], rank_points, solo=False)[0]
+    after = temp_points([own + 1, *others], rank_points, solo=False)[0]
+    return float(after - before)
+
+
+def turns_left(turn: int, refusals: Sequence[int], max_refusals: int, cards_left: int,
+               horizon: int = 30) -> int:
+    """A rough estimate of the turns still to play: the typical game length
+    `horizon`, cut short when any player is one or two refusals from ending
+    the game, or the deck is nearly out (solo)."""
+    left = max(1, horizon - turn)
+    worst = max(refusals, default=0)
+    if worst >= max_refusals - 1:
+        left = min(left, 4)
+    elif worst >= max_refusals - 2:
+        left = min(left, 10)
+    return max(1, min(left, cards_left // 3 + 1)) if cards_left >= 0 else left
+
+
+def urgency(left: int, turns: float) -> float:
+    """Weight of terms that pay only later: 1 while `turns` or more turns
+    remain, falling linearly to 0 as the end nears."""
+    return 1.0 if left >= turns else max(0.0, left / turns)

@@ -1,0 +1,150 @@
+"""`heuristic`: greedy's one-ply search on a richer evaluation that knows the game has an end.
+
+On top of greedy's terms (points, estate potential, flexibility, plan
+progress, board) it weighs what greedy cannot see in the points of one move:
+
+- `park_potential`: each crossed park earns its share of the street's big
+  final park bonus (greedy only sees the small next step of the track);
+- `open_estates`, `built_share`: fenced runs of 1..6 houses are likely to be
+  finished by the end (most houses get built), so each counts as an estate at
+  today's value, plain and weighted by how built it is; that is what makes a
+  fence or a real-estate investment pay before its estates are complete;
+- `pool_chance`: every empty pool house is a pool a later pool card can still
+  score; writing a plain number there throws that away;
+- `temp_race`: a temp is worth the temp-agency points it wins against the other
+  players' counts now (`temp` is its base value);
+- end-game urgency: terms that pay only later (estate potential, plan
+  progress, park potential, pool chances) fade over the last `urgency_turns`
+  turns, and flexibility counts only as many houses as there are turns left
+  (plus `flex_margin`), because a house nobody can reach in time is worth nothing.
+
+Every weight is a parameter, so configs (and `wtsim tune`) can change them::
+
+    strategy: heuristic
+    params: {weights: {pool_chance: 1.2, temp_race: 0.8}, horizon: 28}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from strategies.greedy import GreedyStrategy
+from welcometo_sim.evaluation import (MoveEvaluator, Terms, is_pool_chance, park_potential,
+                                      park_potential_gain, pool_chances, sheet_terms, temp_race_value,
+                                      turns_left, urgency)
+from welcometo_sim.strategy import Effect, Play, PlayerView, Sheet
+
+
+class HeuristicStrategy(GreedyStrategy):
+    name = "heuristic"
+    defaults: dict[str, Any] = {
+        "weights": {
+            "points": 1.0,
+            "temp": 0.5,
+            "temp_race": 0.5,
+            "estate_potential": 0.5,
+            "flexibility": 1.5,
+            "plan_progress": 0.5,
+            "board": 1.0,
+            "park_potential": 0.5,
+            "pool_chance": 0.8,
+            "open_estates": 0.3,
+            "built_share": 0.3,
+        },
+        "horizon": 30,
+        "urgency_turns": 8,
+        "flex_margin": 4,
+        "shortlist": 4,
+    }
+
+    def __init__(self, rng, params=None) -> None:
+        super().__init__(rng, params)
+        self._turn_key: tuple[int, int] | None = None
+        self._temp_value = self.params["weights"]["temp"]
+        self._later = 1.0
+        self._flex_cap = float("inf")
+
+    # ------------------------------------------------------- per-turn context
+    def _prepare(self, view: PlayerView) -> None:
+        """Recompute what depends on the turn only: the temp value, how much
+        later-paying terms still count, and the flexibility cap."""
+        key = (view.turn, view.sheet.temps)
+        if key == self._turn_key:
+            return
+        self._turn_key = key
+        w = self.params["weights"]
+        data = view.sheet.data
+        others = [p.temps for i, p in enumerate(view.public) if i != view.seat]
+        solo = view.variant.solo
+        self._temp_value = w["temp"] + (0.0 if solo else w["temp_race"] * temp_race_value(
+            view.sheet.temps, others, data.temp_rank_points))
+        left = turns_left(view.turn, [p.refusals for p in view.public] or [view.sheet.refusals],
+                          data.max_refusals, view.cards_left if solo else -1, self.params["horizon"])
+        self._later = urgency(left, self.params["urgency_turns"])
+        self._flex_cap = left + self.params["flex_margin"]
+        self._pool_worth = self._pool_gain(view.sheet)
+
+    def _pool_gain(self, sheet: Sheet) -> float:
+        track = sheet.data.pool_track
+        pools = sheet.n_pools
+        return float(track[min(pools + 1, len(track) - 1)] - track[pools])
+
+    # ------------------------------------------------------------ evaluation
+    def value(self, terms: Terms) -> float:
+        w = self.params["weights"]
+        later = self._later
+        return (
+            w["points"] * terms.points
+            + later * (w["estate_potential"] * terms.estate_potential
+                       + w["plan_progress"] * terms.plan_progress
+                       + w["open_estates"] * terms.open_estates
+                       + w["built_share"] * terms.built_share)
+            + w["flexibility"] * min(terms.flexibility, self._flex_cap)
+            + w["board"] * terms.board
+        )
+
+    def extras(self, sheet: Sheet) -> float:
+        """The terms greedy does not have, for a whole sheet."""
+        w = self.params["weights"]
+        return self._later * (w["park_potential"] * park_potential(sheet)
+                              + w["pool_chance"] * self._pool_worth * pool_chances(sheet) / 3)
+
+    def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
+        self._prepare(view)
+        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, self._temp_value)
+        return self.value(terms) + self.extras(sheet)
+
+    def _evaluator(self, sheet: Sheet, view: PlayerView) -> MoveEvaluator | None:
+        if sheet.board is not None:
+            return None
+        self._prepare(view)
+        return MoveEvaluator(sheet, view.plans, view.plan_first_turn, self._temp_value)
+
+    def _write_extra(self, sheet: Sheet, street: int, house: int) -> float:
+        """Change of `extras` when a number is written on (street, house)."""
+        if not is_pool_chance(sheet, street, house):
+            return 0.0
+        return -self._later * self.params["weights"]["pool_chance"] * self._pool_worth / 3
+
+    def _play_value(self, view: PlayerView, play: Play, evaluator: MoveEvaluator | None) -> float:
+        if evaluator is None:
+            return super()._play_value(view, play, evaluator)
+        terms = evaluator.after_write(play.street, play.house, play.number, False, play.temp)
+        sheet = view.sheet
+        return self.value(terms) + self.extras(sheet) + self._write_extra(sheet, play.street, play.house)
+
+    def _effect_value(self, view: PlayerView, after: Sheet, effect: Effect,
+                      evaluator: MoveEvaluator | None) -> float:
+        base = super()._effect_value(view, after, effect, evaluator)
+        if evaluator is None:
+            return base
+        extra = self.extras(after)
+        if effect.kind == "landscaper":
+            extra += self._later * self.params["weights"]["park_potential"] * park_potential_gain(after, effect.street)
+        elif effect.kind == "bis":
+            extra += self._write_extra(after, effect.street, effect.position)
+        return base + extra
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        self._prepare(view)
+        return super().choose_play(view, plays)
