@@ -8,4 +8,7 @@ BUILTIN: dict[str, str] = {
     "random": "strategies.random:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",
     "heuristic": "strategies.heuristic:HeuristicStrategy",
+    "planner": "strategies.planner:PlannerStrategy",
+    "specialist": "strategies.specialist:SpecialistStrategy",
+    "safe": "strategies.safe:SafeStrategy",
 }

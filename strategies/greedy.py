@@ -41,6 +41,11 @@ class GreedyStrategy(Strategy):
         super().__init__(rng, params)
         self._planned_effect: Effect | None = None
 
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        if params["shortlist"] < 1:
+            raise ValueError(f"parameter 'shortlist' must be at least 1, got {params['shortlist']}")
+
     def value(self, terms: Terms) -> float:
         """The weighted sum of the evaluation terms."""
         w = self.params["weights"]
@@ -70,7 +75,10 @@ class GreedyStrategy(Strategy):
         apply_play(after, play)
         return self.evaluate(after, view)
 
-    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+    def ranked_moves(self, view: PlayerView, plays: list[Play | None]
+                     ) -> list[tuple[float, Play, Effect | None]]:
+        """The candidate moves, best first: (value, play, best effect use or None).
+        Every write is scored; effects are tried for the `_candidates` only."""
         evaluator = self._evaluator(view.sheet, view)
         scored = []
         seen: dict[tuple, float] = {}
@@ -82,18 +90,31 @@ class GreedyStrategy(Strategy):
                 seen[key] = self._play_value(view, play, evaluator)
             scored.append((seen[key], -index, play))
         scored.sort(key=lambda item: item[:2], reverse=True)
-        best_value, best_play, best_effect = float("-inf"), None, None
-        for value, _, play in scored[: self.params["shortlist"]]:
+        moves = []
+        for order, (value, _, play) in enumerate(self._candidates(view, scored)):
             effect, value = self._best_effect(view, play, value)
-            if value > best_value:
-                best_value, best_play, best_effect = value, play, effect
-        if None in plays:
-            refused = view.sheet.copy()
-            refused.refusals += 1
-            if self.evaluate(refused, view) > best_value:
-                return None
+            moves.append((value, -order, play, effect))
+        moves.sort(key=lambda move: move[:2], reverse=True)
+        return [(value, play, effect) for value, _, play, effect in moves]
+
+    def refusal_value(self, view: PlayerView) -> float:
+        """The evaluation of the sheet after a permit refusal."""
+        refused = view.sheet.copy()
+        refused.refusals += 1
+        return self.evaluate(refused, view)
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        moves = self.ranked_moves(view, plays)
+        best_value, best_play, best_effect = moves[0] if moves else (float("-inf"), None, None)
+        if None in plays and (best_play is None or self.refusal_value(view) > best_value):
+            return None
         self._planned_effect = best_effect
         return best_play
+
+    def _candidates(self, view: PlayerView, scored: list[tuple[float, int, Play]]
+                    ) -> list[tuple[float, int, Play]]:
+        """The plays (best first) whose effects are worth trying: the `shortlist` best writes."""
+        return scored[: self.params["shortlist"]]
 
     def _best_effect(self, view: PlayerView, play: Play, value: float) -> tuple[Effect | None, float]:
         """The effect use (or None) that evaluates best after the play, and its value."""

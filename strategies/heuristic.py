@@ -16,7 +16,9 @@ progress, board) it weighs what greedy cannot see in the points of one move:
 - end-game urgency: terms that pay only later (estate potential, plan
   progress, park potential, pool chances) fade over the last `urgency_turns`
   turns, and flexibility counts only as many houses as there are turns left
-  (plus `flex_margin`), because a house nobody can reach in time is worth nothing.
+  (plus `flex_margin`), because a house nobody can reach in time is worth nothing;
+- `plan_commitment`: an unfinished fenced run of a size an open plan needs is
+  worth a share of that plan's points on top of its estate value.
 
 Every weight is a parameter, so configs (and `wtsim tune`) can change them::
 
@@ -35,6 +37,20 @@ from welcometo_sim.evaluation import (MoveEvaluator, Terms, is_pool_chance, park
 from welcometo_sim.strategy import Effect, Play, PlayerView, Sheet
 
 
+def plan_size_bonus(view: PlayerView, commitment: float) -> list[float]:
+    """Per estate size 1..6: the share of the open estate plans' current value
+    (high while nobody has completed them, low after) that an estate of that
+    size would bring, times `commitment`."""
+    bonus = [0.0] * 6
+    for deck, spec in enumerate(view.plans):
+        if spec.kind != "estates" or view.sheet.plan_turns[deck] is not None:
+            continue
+        points = spec.points[0] if view.plan_first_turn[deck] is None else spec.points[1]
+        for size in spec.estates:
+            bonus[size - 1] += commitment * points / len(spec.estates)
+    return bonus
+
+
 class HeuristicStrategy(GreedyStrategy):
     name = "heuristic"
     defaults: dict[str, Any] = {
@@ -51,6 +67,7 @@ class HeuristicStrategy(GreedyStrategy):
             "open_estates": 0.3,
             "built_share": 0.3,
         },
+        "plan_commitment": 0.3,
         "horizon": 30,
         "urgency_turns": 8,
         "flex_margin": 4,
@@ -63,6 +80,8 @@ class HeuristicStrategy(GreedyStrategy):
         self._temp_value = self.params["weights"]["temp"]
         self._later = 1.0
         self._flex_cap = float("inf")
+        self._pool_worth = 0.0
+        self._size_bonus: list[float] | None = None
 
     # ------------------------------------------------------- per-turn context
     def _prepare(self, view: PlayerView) -> None:
@@ -83,6 +102,13 @@ class HeuristicStrategy(GreedyStrategy):
         self._later = urgency(left, self.params["urgency_turns"])
         self._flex_cap = left + self.params["flex_margin"]
         self._pool_worth = self._pool_gain(view.sheet)
+        self._size_bonus = self.size_bonus(view)
+
+    def size_bonus(self, view: PlayerView) -> list[float] | None:
+        """Extra worth of an unfinished estate of each size 1..6 (None: none):
+        the open estate plans' shares, times `plan_commitment`."""
+        commitment = self.params["plan_commitment"]
+        return plan_size_bonus(view, commitment) if commitment else None
 
     def _pool_gain(self, sheet: Sheet) -> float:
         track = sheet.data.pool_track
@@ -111,14 +137,14 @@ class HeuristicStrategy(GreedyStrategy):
 
     def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
         self._prepare(view)
-        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, self._temp_value)
+        terms = sheet_terms(sheet, view.plans, view.plan_first_turn, self._temp_value, self._size_bonus)
         return self.value(terms) + self.extras(sheet)
 
     def _evaluator(self, sheet: Sheet, view: PlayerView) -> MoveEvaluator | None:
         if sheet.board is not None:
             return None
         self._prepare(view)
-        return MoveEvaluator(sheet, view.plans, view.plan_first_turn, self._temp_value)
+        return MoveEvaluator(sheet, view.plans, view.plan_first_turn, self._temp_value, self._size_bonus)
 
     def _write_extra(self, sheet: Sheet, street: int, house: int) -> float:
         """Change of `extras` when a number is written on (street, house)."""
@@ -144,6 +170,21 @@ class HeuristicStrategy(GreedyStrategy):
         elif effect.kind == "bis":
             extra += self._write_extra(after, effect.street, effect.position)
         return base + extra
+
+    def _candidates(self, view: PlayerView, scored: list[tuple[float, int, Play]]
+                    ) -> list[tuple[float, int, Play]]:
+        """The `shortlist` best writes, and every write that can build a pool:
+        its value shows only once the effect is used, and the pool-chance term
+        marks the write itself down, so it would rarely make the shortlist."""
+        shortlist = self.params["shortlist"]
+        chosen = scored[:shortlist]
+        sheet = view.sheet
+        for item in scored[shortlist:]:
+            play = item[2]
+            if (not play.temp and view.offers[play.offer].effect == "pool"
+                    and is_pool_chance(sheet, play.street, play.house)):
+                chosen.append(item)
+        return chosen
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         self._prepare(view)

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import click
 import pandas as pd
 
 from .analysis.tables import summary_tables
-from .api import execute, resolve_spec
+from .api import RunOutput, chunks_done, execute, resolve_spec, resume, run_folder
 from .config import ConfigError
 from .rules.game import StrategyError
 from .rules.replay import ReplayError, replay, verify
 from .rules.sheet import render_sheet
-from .sim.results import ResultsError, read_table
+from .sim.results import (ERRORS_FILE, ResultsError, choose_format, read_errors, read_manifest,
+                          read_summary_frame)
 from .strategy import StrategyLoadError, builtin_strategies, load_strategy
 
 EXIT_USER_ERROR = 2
@@ -68,6 +71,11 @@ def cli() -> None:
     """
 
 
+# What a resumed run keeps from its saved config and manifest (the options that would change the games).
+RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "chunk_size": "--chunk-size",
+                    "out": "--out", "records": "--records", "fmt": "--format", "move_timeout": "--move-timeout"}
+
+
 @cli.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (overrides the config).")
@@ -77,31 +85,94 @@ def cli() -> None:
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Output folder (default results/<name>-<timestamp>/).")
 @click.option("--records", is_flag=True, help="Also write records.jsonl, one full game record per line.")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), help="Result table format (default parquet when pyarrow is installed, else csv).")
+@click.option("--resume", type=click.Path(file_okay=False), help="Finish the interrupted run in this folder (plays only its missing chunks).")
+@click.option("--on-error", type=click.Choice(["fail", "skip"]), help="A strategy error stops the run (fail, exit 3) or drops that game (skip).")
+@click.option("--move-timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds one strategy call may take.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run: local processes (loky) or a dask cluster.")
+@click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask).")
 @click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True, help="Group the printed tables by.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; errors only.")
 def run(config: str | None, games: int | None, seed: int | None, jobs: int | None,
-        chunk_size: int | None, out: str | None, records: bool, fmt: str | None, by: str,
-        quiet: bool) -> None:
+        chunk_size: int | None, out: str | None, records: bool, fmt: str | None, resume: str | None,
+        on_error: str | None, move_timeout: float | None, backend: str | None, scheduler: str | None,
+        by: str, quiet: bool) -> None:
     """Play games from CONFIG (default: the bundled configs/base.yaml) and write the results.
+
+    Finished chunks are saved as they come in; after Ctrl-C, a crash or a
+    strategy error, `--resume DIR` plays only what is missing.
 
     \b
     Examples:
       wtsim run
       wtsim run configs/base.yaml --games 2000 --seed 7 --jobs 2
       wtsim run --games 100 --records --out results/try --quiet
+      wtsim run --resume results/try
+      wtsim run configs/base.yaml --scheduler tcp://10.0.0.5:8786 --games 1000000
     """
-    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size)
-    progress, bar = _make_progress(spec.games, quiet)
+    if resume is not None:
+        given = dict(config=config, games=games, seed=seed, chunk_size=chunk_size, out=out,
+                     records=records, fmt=fmt, move_timeout=move_timeout)
+        clash = [option for name, option in RESUME_CONFLICTS.items() if given[name]]
+        if clash:
+            fail(f"--resume: {clash[0]} cannot change a run in progress (it keeps its saved config)")
+        _resume(Path(resume), jobs, backend, scheduler, on_error, by, quiet)
+        return
+    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size,
+                        on_error=on_error, move_timeout=move_timeout, backend=backend, scheduler=scheduler)
+    fmt = choose_format(fmt)
+    folder = run_folder(spec, out)
+    with _progress_bar(spec.games, 0, quiet) as progress, _stopped_in(folder):
+        output = execute(spec, folder, records=records, fmt=fmt, progress=progress)
+    _report_run(output, f"{spec.games} games", by, quiet)
+
+
+def _resume(folder: Path, jobs: int | None, backend: str | None, scheduler: str | None,
+            on_error: str | None, by: str, quiet: bool) -> None:
+    done, total = chunks_done(folder)
+    if done == total:
+        click.echo(f"{folder}: the run is already finished ({total} games); nothing to do")
+        return
+    with _progress_bar(total, done, quiet) as progress, _stopped_in(folder):
+        output = resume(folder, jobs=jobs, backend=backend, scheduler=scheduler, on_error=on_error,
+                        progress=progress)
+    _report_run(output, f"{output.played} missing games of {total}", by, quiet)
+
+
+def _report_run(output: RunOutput, what: str, by: str, quiet: bool) -> None:
+    if quiet:
+        return
+    m = output.manifest
+    click.echo(f"{what} in {m['wall_seconds']:.1f} s ({m['games_per_second']} games/s), "
+               f"seed {m['seed']}; results in {output.folder}")
+    if m.get("errors"):
+        click.echo(f"{m['errors']} errored games left out of the tables (listed in {m['errors_file']})")
+    print_tables(summary_tables(read_summary_frame(output.folder, by), by), as_csv=False, as_json=False)
+
+
+@contextmanager
+def _progress_bar(total: int, done: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    progress, bar = _make_progress(total, quiet)
+    if bar is not None:
+        bar.update(done)
     try:
-        output = execute(spec, out, records=records, fmt=fmt, progress=progress)
+        yield progress
     finally:
         if bar is not None:
             bar.close()
-    if not quiet:
-        m = output.manifest
-        click.echo(f"{spec.games} games in {m['wall_seconds']:.1f} s ({m['games_per_second']} games/s), "
-                   f"seed {spec.seed}; results in {output.folder}")
-        print_tables(summary_tables(output.frame, by), as_csv=False, as_json=False)
+
+
+@contextmanager
+def _stopped_in(folder: Path) -> Iterator[None]:
+    """Ctrl-C and strategy errors say where the finished chunks are and how to go on."""
+    resume_hint = f"finished games are kept in {folder}; continue with: wtsim run --resume {folder}"
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"wtsim: interrupted; {resume_hint}", err=True)
+        sys.exit(130)
+    except StrategyError as exc:
+        click.echo(f"wtsim: strategy error: {exc}; {resume_hint}", err=True)
+        sys.exit(EXIT_STRATEGY_ERROR)
 
 
 @cli.command()
@@ -110,11 +181,32 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
 @click.option("--csv", "as_csv", is_flag=True, help="Print the tables as CSV (each after a '# name' line).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
 def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
-    """Print the tables of a finished run again, from its saved files."""
+    """Print the tables of a finished run again, from its saved files.
+
+    Games that a strategy broke under `on_error: skip` are not in the tables;
+    their count is printed (`errored_games` in --json) and errors.csv lists them.
+    """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    frame = read_table(results_dir)
-    print_tables(summary_tables(frame, by), as_csv, as_json)
+    tables = summary_tables(read_summary_frame(results_dir, by), by)
+    errored = _errored_games(Path(results_dir))
+    if as_json:
+        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
+        click.echo(json.dumps({**payload, "errored_games": errored}, indent=2))
+        return
+    print_tables(tables, as_csv, as_json=False)
+    if errored and as_csv:
+        click.echo(f"# errored_games\n{errored}")
+    elif errored:
+        click.echo(f"\n{errored} errored games left out of the tables (listed in {ERRORS_FILE})")
+
+
+def _errored_games(folder: Path) -> int:
+    """Errored games of a run folder: the manifest's count, else the rows of errors.csv."""
+    if not folder.is_dir():
+        return 0
+    count = read_manifest(folder).get("errors")
+    return int(count) if isinstance(count, int) else len(read_errors(folder))
 
 
 @cli.command()

@@ -34,7 +34,9 @@ from .strategy import StrategyLoadError, StrategySpec, parse_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
-            "rotate_seats"}
+            "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
+ON_ERROR_POLICIES = ("fail", "skip")
+BACKENDS = ("loky", "dask")
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
 PLAYER_KEYS = {"strategy", "name", "params"}
 
@@ -62,6 +64,10 @@ class RunSpec:
     jobs: int = 1
     chunk_size: int | None = None
     rotate_seats: bool = False
+    on_error: str = "fail"
+    move_timeout: float | None = None
+    backend: str = "loky"
+    scheduler: str | None = None
     source: str = "<dict>"
 
     def seated(self, index: int) -> tuple[PlayerConfig, ...]:
@@ -92,6 +98,10 @@ class RunSpec:
                 for p in self.players
             ],
             "overrides": self.variant.overrides or None,
+            "on_error": self.on_error,
+            "move_timeout": self.move_timeout,
+            "backend": self.backend,
+            "scheduler": self.scheduler,
         }
 
 
@@ -146,8 +156,52 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -
         jobs=_int(raw, "jobs", where, 1, minimum=-64),
         chunk_size=_int(raw, "chunk_size", where, None, minimum=1),
         rotate_seats=_bool(raw, "rotate_seats", where),
+        **_run_policy(raw, where),
         source=where,
     )
+
+
+def _run_policy(raw: dict, where: str) -> dict[str, Any]:
+    """How the run behaves, not what it plays: error policy, move time limit, backend
+    (a scheduler address implies the dask backend)."""
+    scheduler = _address(raw, "scheduler", where)
+    backend = _choice(raw, "backend", where, BACKENDS, default="dask" if scheduler else "loky")
+    if scheduler and backend != "dask":
+        raise ConfigError(f"{where}: scheduler: needs backend: dask, not {backend}")
+    return {
+        "on_error": _choice(raw, "on_error", where, ON_ERROR_POLICIES, default="fail"),
+        "move_timeout": _seconds(raw, "move_timeout", where),
+        "backend": backend,
+        "scheduler": scheduler,
+    }
+
+
+def _choice(raw: dict, key: str, where: str, choices: tuple[str, ...], default: str) -> str:
+    value = raw.get(key)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ConfigError(f"{where}: {key}: must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def _seconds(raw: dict, key: str, where: str) -> float | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
+            or value == float("inf"):
+        raise ConfigError(f"{where}: {key}: must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _address(raw: dict, key: str, where: str) -> str | None:
+    value = raw.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: {key}: must be a scheduler address such as tcp://host:8786, got {value!r}")
+    return value.strip()
 
 
 def _check_keys(mapping: dict, allowed: set[str], where: str, prefix: str) -> None:

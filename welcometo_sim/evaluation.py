@@ -143,12 +143,16 @@ def estate_potential(sheet: Sheet) -> float:
     return sum(sum(map(mul, features.partial, values)) for features in sheet_features(sheet))
 
 
-def estate_projection(sheet: Sheet) -> tuple[float, float]:
+def estate_projection(sheet: Sheet, size_bonus: Sequence[float] | None = None) -> tuple[float, float]:
     """What the unfinished fenced runs (1..6 houses, no roundabout) would be
     worth as estates at today's values: (all of them, each weighted by its
     built share). Most houses get built by the end of a game, so a fenced run
-    is likely to score; `estate_potential` is the cautious version."""
+    is likely to score; `estate_potential` is the cautious version.
+    `size_bonus[s-1]` is added to the value of a run of s houses (a strategy's
+    own idea of what an estate of that size is worth, e.g. for its plans)."""
     values = estate_values(sheet)
+    if size_bonus is not None:
+        values = [v + b for v, b in zip(values, size_bonus)]
     features = sheet_features(sheet)
     open_value = sum(sum(map(mul, f.open, values)) for f in features)
     share_value = sum(sum(map(mul, f.share, values)) for f in features)
@@ -221,10 +225,10 @@ class Terms(NamedTuple):
 
 def sheet_terms(sheet: Sheet, plans: Sequence[PlanSpec],
                 first_turn: Sequence[int | None] = (None, None, None),
-                temp_value: float = 1.0) -> Terms:
+                temp_value: float = 1.0, size_bonus: Sequence[float] | None = None) -> Terms:
     """`points_now`, `estate_potential`, `flexibility`, `plan_progress` and
     `board_value` of a sheet at once (they share its cached street features)."""
-    open_value, share_value = estate_projection(sheet)
+    open_value, share_value = estate_projection(sheet, size_bonus)
     return Terms(points_now(sheet, temp_value), estate_potential(sheet), flexibility(sheet),
                  plan_progress(sheet, plans, first_turn), board_value(sheet), open_value, share_value)
 
@@ -278,7 +282,8 @@ class MoveEvaluator:
     """
 
     def __init__(self, sheet: Sheet, plans: Sequence[PlanSpec],
-                 first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0) -> None:
+                 first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0,
+                 size_bonus: Sequence[float] | None = None) -> None:
         self.sheet = sheet
         self.plans = plans
         self.first_turn = first_turn
@@ -292,8 +297,10 @@ class MoveEvaluator:
         self.potential = sum(map(mul, self.partial, self.values))
         self.open = [sum(c) for c in zip(*(f.open for f in features))]
         self.share = [sum(c) for c in zip(*(f.share for f in features))]
-        self.open_value = sum(map(mul, self.open, self.values))
-        self.share_value = sum(map(mul, self.share, self.values))
+        self.worth = self.values if size_bonus is None else [
+            v + b for v, b in zip(self.values, size_bonus)]
+        self.open_value = sum(map(mul, self.open, self.worth))
+        self.share_value = sum(map(mul, self.share, self.worth))
         self.flex = sum(f.flexibility for f in features)
         self.prefix = _prefix_weights(sheet)
         n_pools, n_bis, temps = sheet.n_pools, sheet.n_bis, sheet.temps
@@ -375,7 +382,7 @@ class MoveEvaluator:
                 ) -> tuple[float, float, float, float, float]:
         """(estate points, potential, progress, open estates, built share) after
         run `old` becomes the `new` runs."""
-        values = self.values
+        values, worth = self.values, self.worth
         estates, potential = self.estates, self.potential
         open_value, share_value = self.open_value, self.share_value
         unused_change: dict[int, int] = {}
@@ -389,8 +396,8 @@ class MoveEvaluator:
                     unused_change[size] = unused_change.get(size, 0) + sign
             else:
                 potential += sign * share * share * value
-                open_value += sign * value
-                share_value += sign * share * value
+                open_value += sign * worth[size]
+                share_value += sign * share * worth[size]
         changed = any(unused_change.values())
         progress = self._progress_after(unused_change) if changed else self.progress
         return estates, potential, progress, open_value, share_value

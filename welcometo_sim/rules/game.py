@@ -8,6 +8,7 @@ checks every answer against the legal options it computed.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -235,12 +236,24 @@ class Game:
         return end_reasons(self.sheets, self.deck.exhausted())
 
     # --------------------------------------------------------------- one seat
+    move_timeout: float | None = None
+    """Seconds one strategy call may take (None: no limit). Checked after the call
+    returns, so it reports slow strategies but cannot stop one that never returns."""
+
     def _ask(self, seat: int, hook: str, *args: Any) -> Any:
+        started = time.perf_counter()
         try:
-            return getattr(self.strategies[seat], hook)(*args)
+            answer = getattr(self.strategies[seat], hook)(*args)
         except Exception as exc:  # a user strategy may raise anything
             raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
                                 f"raised {type(exc).__name__}: {exc} in {hook}") from exc
+        if self.move_timeout is not None:
+            elapsed = time.perf_counter() - started
+            if elapsed > self.move_timeout:
+                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                                    f"exceeded move_timeout ({elapsed:.3g} s > {self.move_timeout:g} s) "
+                                    f"in {hook}")
+        return answer
 
     def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
         """Ask a hook to pick from `options`; anything else is an illegal answer."""

@@ -25,6 +25,23 @@ COLUMNS: list[str] = [
 ]
 
 
+# errors.csv (on_error: skip): one row per game a strategy broke, left out of the result table.
+ERROR_COLUMNS = ["game", "seed", "seat", "player", "strategy", "turn", "message"]
+
+TEXT_COLUMNS = ["player", "strategy", "board", *PLAN_COLUMNS, "end_reason"]
+BOOL_COLUMNS = ["advanced", "expert", "solo", "won", *PLAN_FIRST_COLUMNS]
+
+
+def column_dtypes() -> dict[str, str]:
+    """The pandas dtype of every column, so that every chunk (an empty one too,
+    when all its games errored) has the same schema and chunks concatenate."""
+    dtypes = {name: "int64" for name in COLUMNS}
+    dtypes.update({name: "str" for name in TEXT_COLUMNS})
+    dtypes.update({name: "bool" for name in BOOL_COLUMNS})
+    dtypes.update({name: "Int16" for name in PLAN_TURN_COLUMNS})
+    return dtypes
+
+
 def empty_columns() -> dict[str, list]:
     return {name: [] for name in COLUMNS}
 

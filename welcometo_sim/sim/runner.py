@@ -2,27 +2,38 @@
 
 Game i of a run with seed S is played with its own seed derived from
 ``numpy.random.SeedSequence(S, spawn_key=(i,))``; everything in the game
-derives from that number. Chunks of consecutive games go to joblib workers,
-which return compact column lists, so results are identical for any number
-of workers or chunk size.
+derives from that number. Chunks of consecutive games go to joblib workers
+(local processes with loky, or a dask.distributed cluster), which return
+compact column lists, so results are identical for any number of workers,
+chunk size or backend.
+
+A strategy that raises, answers illegally or exceeds ``move_timeout`` ends
+its game with a :class:`StrategyError`. With ``on_error: fail`` the worker
+stops its chunk there and hands the error back; with ``on_error: skip`` the
+game is left out of the rows, listed in the chunk's ``errors``, and the
+chunk goes on.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import time
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 
-from ..config import RunSpec
+from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from .rows import empty_columns, game_rows
 
 MAX_CHUNK = 250
+DASK_MISSING = "--backend dask needs dask.distributed: pip install 'welcometo-sim[dask]'"
+SCHEDULER_TIMEOUT = "10s"
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -36,8 +47,9 @@ def seats_of(spec: RunSpec, index: int = 0) -> list[Seat]:
 
 
 def play_one(spec: RunSpec, index: int, record: bool = False) -> GameResult:
-    """Play game `index` of the run described by `spec`."""
+    """Play game `index` of the run described by `spec` (its `move_timeout` applies)."""
     game = Game(spec.variant, seats_of(spec, index), game_seed(spec.seed, index), spec.plans, record)
+    game.move_timeout = spec.move_timeout
     result = game.play()
     if result.record is not None:
         result.record = {"format": result.record["format"], "game": index,
@@ -45,34 +57,59 @@ def play_one(spec: RunSpec, index: int, record: bool = False) -> GameResult:
     return result
 
 
+def error_row(spec: RunSpec, index: int, error: StrategyError) -> dict:
+    """One line of errors.csv: which game, who, when, and what went wrong."""
+    return {"game": index, "seed": error.seed, "seat": error.seat,
+            "player": spec.seated(index)[error.seat].name, "strategy": error.strategy,
+            "turn": error.turn, "message": error.problem}
+
+
 @dataclass
 class ChunkResult:
-    """What a worker sends back: the games' rows as columns, and JSON record lines."""
+    """What a worker sends back: the finished games' rows as columns, their JSON
+    record lines, one row per errored game, and (on_error fail) the error that
+    stopped the chunk, in which case the chunk is incomplete."""
 
     start: int
     stop: int
     columns: dict[str, list]
     records: list[str]
+    errors: list[dict] = field(default_factory=list)
+    failure: StrategyError | None = None
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
-    """Play games start..stop-1 (runs in a worker process)."""
-    columns = empty_columns()
-    records = []
+    """Play games start..stop-1 (runs in a worker)."""
+    chunk = ChunkResult(start, stop, empty_columns(), [])
     for index in range(start, stop):
-        result = play_one(spec, index, record)
+        try:
+            result = play_one(spec, index, record)
+        except StrategyError as error:
+            chunk.errors.append(error_row(spec, index, error))
+            if spec.on_error == "fail":
+                chunk.failure = error
+                return chunk
+            continue
         for key, values in game_rows(spec, index, result).items():
-            columns[key].extend(values)
+            chunk.columns[key].extend(values)
         if result.record is not None:
-            records.append(json.dumps(result.record, separators=(",", ":")))
-    return ChunkResult(start, stop, columns, records)
+            chunk.records.append(json.dumps(result.record, separators=(",", ":")))
+    return chunk
+
+
+def default_chunk_size(games: int, jobs: int) -> int:
+    """Enough chunks for load balance (about 8 per worker), few enough to keep overhead low."""
+    return max(1, min(MAX_CHUNK, math.ceil(games / (max(1, jobs) * 8))))
 
 
 def chunk_bounds(games: int, jobs: int, chunk_size: int | None = None) -> list[tuple[int, int]]:
-    """Split games into chunks: enough for load balance, few enough to keep overhead low."""
+    """Split games into consecutive (start, stop) chunks."""
     if chunk_size is None:
-        workers = max(1, jobs)
-        chunk_size = max(1, min(MAX_CHUNK, math.ceil(games / (workers * 8))))
+        chunk_size = default_chunk_size(games, jobs)
     return [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
 
 
@@ -83,25 +120,60 @@ def effective_jobs(jobs: int) -> int:
     return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
 
 
-def iter_chunks(spec: RunSpec, record: bool = False) -> Iterator[ChunkResult]:
-    """Play the run and yield its chunks in game order as they finish."""
+@contextmanager
+def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
+    """joblib's dask backend on the cluster at `scheduler`, or on a local cluster
+    of `workers` single-threaded processes when no address is given."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ConfigError(DASK_MISSING) from None
+    with ExitStack() as stack:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ConfigError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+        else:
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, dashboard_address=":0",
+                silence_logs=logging.ERROR))
+            client = Client(cluster)
+        stack.enter_context(client)
+        with parallel_config(backend="dask"):
+            yield
+
+
+def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, record: bool = False,
+                ordered: bool = True) -> Iterator[ChunkResult]:
+    """Play the chunks `bounds` (default: the whole run) and yield them in game
+    order, or as they finish when not `ordered`."""
+    if bounds is None:
+        bounds = chunk_bounds(spec.games, effective_jobs(spec.jobs), spec.chunk_size)
     jobs = effective_jobs(spec.jobs)
-    bounds = chunk_bounds(spec.games, jobs, spec.chunk_size)
+    tasks = (delayed(play_chunk)(spec, start, stop, record) for start, stop in bounds)
+    return_as = "generator" if ordered else "generator_unordered"
+    if spec.backend == "dask":
+        with dask_backend(spec.scheduler, jobs):
+            yield from Parallel(n_jobs=-1, return_as=return_as)(tasks)
+        return
     if jobs == 1:
         for start, stop in bounds:
             yield play_chunk(spec, start, stop, record)
         return
-    parallel = Parallel(n_jobs=jobs, return_as="generator")
-    yield from parallel(delayed(play_chunk)(spec, start, stop, record) for start, stop in bounds)
+    yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
 
 
 def run_chunks(spec: RunSpec, record: bool = False,
                on_chunk: Callable[[ChunkResult], None] | None = None) -> tuple[dict[str, list], float]:
-    """Play the whole run; returns all columns and the wall time in seconds.
-    `on_chunk` sees every chunk as it arrives (progress bars, record writers)."""
+    """Play the whole run in memory; returns all columns and the wall time in seconds.
+    `on_chunk` sees every chunk as it arrives (progress bars, record writers).
+    Raises the first StrategyError under on_error fail; skipped games have no rows."""
     started = time.perf_counter()
     columns = empty_columns()
-    for chunk in iter_chunks(spec, record):
+    for chunk in iter_chunks(spec, record=record):
+        if chunk.failure is not None:
+            raise chunk.failure
         for key, values in chunk.columns.items():
             columns[key].extend(values)
         if on_chunk is not None:
@@ -110,4 +182,4 @@ def run_chunks(spec: RunSpec, record: bool = False,
 
 
 __all__ = ["game_seed", "play_one", "play_chunk", "iter_chunks", "run_chunks", "chunk_bounds",
-           "ChunkResult", "StrategyError"]
+           "default_chunk_size", "dask_backend", "ChunkResult", "StrategyError"]
