@@ -1,4 +1,4 @@
-"""The analysis commands of `wtsim`: compare, plans, sweep.
+"""The analysis commands of `wtsim`: compare, plans, sweep, tune.
 
 Each runs fresh games or reads a saved folder, prints its tables, and with
 `--out DIR` writes the result table and every printed table (`--format`
@@ -7,11 +7,13 @@ csv, json or parquet) for scripts.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import click
 import pandas as pd
+import yaml
 
 from .analysis.compare import comparison_tables
 from .analysis.plan_balance import plan_balance_table
@@ -22,6 +24,8 @@ from .config import RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import read_table, to_frame, write_json
 from .sim.runner import run_chunks
 from .sim.tournament import plan_trials, round_robin, total_games
+from .strategy import StrategySpec, load_strategy, parse_strategy
+from . import tune as tuning
 
 TABLE_FORMATS = ("csv", "json", "parquet")
 BOOTSTRAP_SEED = 0
@@ -218,4 +222,71 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
         click.echo(f"\ntables written to {out}")
 
 
-__all__ = ["compare", "plans", "sweep_cmd", "write_tables"]
+@cli.command(name="tune")
+@click.argument("strategy")
+@click.option("--param", "-p", "param_ranges", multiple=True, metavar="KEY=LO:HI[:log]", help="A numeric parameter and its range (repeatable), e.g. weights.points=0:2; integer parameters take integers; ':log' draws on a log scale.")
+@click.option("--objective", type=click.Choice(tuning.OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
+@click.option("--opponent", "opponents", multiple=True, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
+@click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and default seed and jobs from this config (its players are ignored).")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
+@click.option("--trials", "--budget", "trials", type=click.IntRange(min=1), default=30, show_default=True, help="Parameter sets to try, besides the start.")
+@click.option("--population", type=click.IntRange(min=1), help="Trials per generation (default: about the square root of --trials).")
+@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="Best trials replayed on fresh games.")
+@click.option("--final-games", type=click.IntRange(min=1), help="Fresh games for the replay (default: 4 x --games).")
+@click.option("--seed", "-s", type=click.IntRange(min=0), help="Seed of the games and of the search (default: the config's).")
+@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core. Results do not depend on it.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the best parameters (default results/tune-<strategy>-<timestamp>.yaml).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, opponents: tuple[str, ...],
+             config: str | None, games: int, trials: int, population: int | None, top: int,
+             final_games: int | None, seed: int | None, jobs: int | None, out: str | None,
+             quiet: bool) -> None:
+    """Search the parameters of STRATEGY that play best against the opponents.
+
+    STRATEGY is a strategy reference; its parameters (greedy:shortlist=6)
+    are the start, trial 0. Every trial plays the same --games seeds with
+    seats rotated; a cross-entropy search draws each generation around the
+    best trials so far. The --top best are replayed on fresh games and the
+    best there is written as YAML that a config's player entry can use
+    through `params_file:`.
+
+    \b
+    Examples:
+      wtsim tune greedy --param weights.flexibility=0:3 --param weights.points=0.5:2 --games 200 --jobs 2
+      wtsim tune greedy --param shortlist=2:8 --objective winrate --opponent random --out best.yaml
+    """
+    base = resolve_spec(config, seed=seed, jobs=jobs)
+    start = parse_strategy(strategy)
+    cls = load_strategy(start.ref)
+    opponent_specs = [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
+    try:
+        settings = tuning.TuneSettings(tuning.parse_param_ranges(param_ranges, cls), objective, games,
+                                       trials, population, top, final_games)
+        result = _run_with_progress(tuning.total_games(settings), quiet,
+                                    lambda progress: tuning.tune(base, start, opponent_specs, settings, progress))
+    except tuning.TuneError as exc:
+        fail(str(exc))
+    click.echo(f"tune {tuning.spec_label(start)} against {', '.join(map(tuning.spec_label, opponent_specs))}: "
+               f"objective {objective}, {games} games per trial, seed {base.seed}")
+    _print({"trials": tuning.trials_table(result),
+            f"best {len(result.finalists) - 1} and the start on {settings.fresh_games()} fresh games":
+                tuning.finalists_table(result)})
+    gain, low, high = result.best.gain
+    click.echo(f"\nbest: trial {result.best.trial.number}, {objective} {result.best.objective:.3f} on fresh games, "
+               f"{gain:+.3f} [{low:+.3f}, {high:+.3f}] against the start")
+    path = Path(out) if out else _default_tune_path(cls.name)
+    document = tuning.best_document(result, config or "<bundled base config>")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
+    click.echo(f"parameters written to {path}")
+
+
+def _default_tune_path(name: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path("results") / f"tune-{name}-{stamp}.yaml"
+
+
+__all__ = ["compare", "plans", "sweep_cmd", "tune_cmd", "write_tables"]

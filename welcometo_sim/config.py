@@ -30,7 +30,7 @@ import yaml
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError
 from .rules.variant import Variant, VariantError
-from .strategy import StrategyLoadError, StrategySpec, parse_strategy
+from .strategy import StrategyLoadError, StrategySpec, _merge as merge_params, parse_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
@@ -38,7 +38,8 @@ TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players",
 ON_ERROR_POLICIES = ("fail", "skip")
 BACKENDS = ("loky", "dask")
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
-PLAYER_KEYS = {"strategy", "name", "params"}
+PLAYER_KEYS = {"strategy", "name", "params", "params_file"}
+PARAMS_FILE_KEYS = {"strategy", "params", "tuning"}
 
 
 class ConfigError(ValueError):
@@ -113,6 +114,11 @@ def default_config_path() -> Path:
 def load_config(path: str | os.PathLike | None = None) -> RunSpec:
     """Read and validate a YAML config file (the bundled default when None)."""
     path = Path(path) if path is not None else default_config_path()
+    return parse_config(_read_yaml(path), str(path), default_name=path.stem, base_dir=path.parent)
+
+
+def _read_yaml(path: Path) -> Any:
+    """The YAML content of a file; unreadable files and bad YAML are one ConfigError line."""
     where = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -127,11 +133,14 @@ def load_config(path: str | os.PathLike | None = None) -> RunSpec:
         at = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{where}:{at}: malformed YAML: {problem}") from None
-    return parse_config(raw, where, default_name=path.stem)
+    return raw
 
 
-def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -> RunSpec:
-    """Validate a config mapping (as loaded from YAML) into a RunSpec."""
+def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
+                 base_dir: str | os.PathLike | None = None) -> RunSpec:
+    """Validate a config mapping (as loaded from YAML) into a RunSpec. Relative
+    `params_file` paths are read from `base_dir` (the config's folder; default
+    the working directory)."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -141,7 +150,7 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run") -
     if not isinstance(name, str) or not name.strip() or "/" in name:
         raise ConfigError(f"{where}: name: must be a non-empty string without '/'")
     variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
-    players = _parse_players(raw.get("players"), where)
+    players = _parse_players(raw.get("players"), where, base_dir)
     try:
         variant.check(len(players))
     except VariantError as exc:
@@ -274,7 +283,7 @@ def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ..
     return tuple(raw)
 
 
-def _parse_players(raw: Any, where: str) -> tuple[PlayerConfig, ...]:
+def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
     if raw is None:
         raise ConfigError(f"{where}: players: missing (a list of 1 to 12 players)")
     if not isinstance(raw, list) or not raw:
@@ -288,6 +297,8 @@ def _parse_players(raw: Any, where: str) -> tuple[PlayerConfig, ...]:
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: {at}: must be a strategy name or a mapping")
         _check_keys(entry, PLAYER_KEYS, where, at + ".")
+        if "params_file" in entry:
+            entry = _with_params_file(entry, where, at, base_dir)
         ref = entry.get("strategy")
         if not isinstance(ref, str) or not ref:
             raise ConfigError(f"{where}: {at}.strategy: missing or not a string")
@@ -303,6 +314,39 @@ def _parse_players(raw: Any, where: str) -> tuple[PlayerConfig, ...]:
             raise ConfigError(f"{where}: {at}.name: must be a string")
         players.append(PlayerConfig(_unique(name, taken), spec))
     return tuple(players)
+
+
+def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
+    """The player entry with the strategy and parameters of its `params_file`
+    (a YAML file with `strategy` and `params`, as `wtsim tune` writes it);
+    the entry's own `params` override the file's."""
+    raw_path = entry["params_file"]
+    if not isinstance(raw_path, str) or not raw_path:
+        raise ConfigError(f"{where}: {at}.params_file: must be a file path")
+    path = Path(raw_path)
+    if not path.is_absolute() and base_dir is not None:
+        path = Path(base_dir) / path
+    try:
+        loaded = _read_yaml(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {at}.params_file: {exc}") from None
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{where}: {at}.params_file: {path}: must be a mapping with strategy and params")
+    _check_keys(loaded, PARAMS_FILE_KEYS, f"{where}: {at}.params_file: {path}", "")
+    file_params = loaded.get("params") or {}
+    if not isinstance(file_params, dict):
+        raise ConfigError(f"{where}: {at}.params_file: {path}: params: must be a mapping")
+    ref, file_ref = entry.get("strategy"), loaded.get("strategy")
+    if ref is not None and file_ref is not None and ref != file_ref:
+        raise ConfigError(f"{where}: {at}.params_file: {path} holds parameters of {file_ref!r}, "
+                          f"not of {ref!r}")
+    own_params = entry.get("params") or {}
+    if not isinstance(own_params, dict):
+        raise ConfigError(f"{where}: {at}.params: must be a mapping")
+    merged = {k: v for k, v in entry.items() if k != "params_file"}
+    merged["strategy"] = ref if ref is not None else file_ref
+    merged["params"] = merge_params(file_params, own_params)
+    return merged
 
 
 def _unique(name: str, taken: set[str]) -> str:
