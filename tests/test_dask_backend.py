@@ -70,6 +70,7 @@ def test_missing_dask_is_one_line_naming_the_extra(tmp_path, pair_config, monkey
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     line = user_error(run(pair_config, tmp_path / "o", "--backend", "dask"), capsys)
     assert "welcometo-sim[dask]" in line
+    assert not (tmp_path / "o").exists()
 
 
 def test_scheduler_needs_the_dask_backend(tmp_path, pair_config, capsys):

@@ -29,7 +29,8 @@ from .sim.results import (CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, RECORDS_FILE,
                           ResultsError, choose_format, new_run_folder, read_errors, read_manifest,
                           read_table, to_frame, write_config, write_json)
 from .sim.rows import ERROR_COLUMNS
-from .sim.runner import ChunkResult, chunk_bounds, default_chunk_size, effective_jobs, iter_chunks, run_chunks
+from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
+                         iter_chunks, run_chunks)
 
 DEFAULT_RESULTS_ROOT = Path("results")
 RUN_FORMAT = "welcometo-sim/run/1"
@@ -82,6 +83,7 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
                                scheduler=scheduler)
     if spec.scheduler is not None and spec.backend != "dask":
         raise ConfigError(f"--scheduler {spec.scheduler}: needs --backend dask, not {spec.backend}")
+    check_backend(spec)
     return spec
 
 

@@ -120,6 +120,15 @@ def effective_jobs(jobs: int) -> int:
     return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
 
 
+def check_backend(spec: RunSpec) -> None:
+    """Fail before anything is written when the run's backend is not installed."""
+    if spec.backend == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise ConfigError(DASK_MISSING) from None
+
+
 @contextmanager
 def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
     """joblib's dask backend on the cluster at `scheduler`, or on a local cluster
@@ -182,4 +191,4 @@ def run_chunks(spec: RunSpec, record: bool = False,
 
 
 __all__ = ["game_seed", "play_one", "play_chunk", "iter_chunks", "run_chunks", "chunk_bounds",
-           "default_chunk_size", "dask_backend", "ChunkResult", "StrategyError"]
+           "default_chunk_size", "check_backend", "dask_backend", "ChunkResult", "StrategyError"]
