@@ -11,4 +11,5 @@ BUILTIN: dict[str, str] = {
     "planner": "strategies.planner:PlannerStrategy",
     "specialist": "strategies.specialist:SpecialistStrategy",
     "safe": "strategies.safe:SafeStrategy",
+    "lookahead": "strategies.lookahead:LookaheadStrategy",
 }

@@ -1,0 +1,132 @@
+"""`lookahead`: heuristic moves, tested against sampled next turns.
+
+`heuristic` judges a move by the sheet it leaves. `lookahead` also asks how
+well that sheet can use the next turn's cards: it takes the `candidates` best
+moves by the heuristic evaluation, samples `samples` possible next turns from
+the cards it has not seen yet (Monte Carlo, from its own seeded generator),
+and for each candidate and sample finds the heuristic's best answer. A
+candidate scores the mean value of those answers; the same samples serve every
+candidate, so they are compared on equal terms.
+
+What it knows is what a player knows. In the standard game the next turn's
+effects are public (`view.next_effects`) and its numbers come from cards not
+seen since the last shuffle; in solo and expert games, where the next cards
+are hidden, whole cards are sampled. With `samples: 0` it plays exactly like
+`heuristic`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from strategies.heuristic import HeuristicStrategy
+from welcometo_sim.rules.cards import pair_offers
+from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
+                                    legal_plays)
+
+
+class CardCounter:
+    """The construction cards a player has not seen since the last shuffle.
+
+    Every turn's offers show some cards' numbers; when the deck is dealt
+    again (the number of cards left goes up) the count starts over.
+    """
+
+    def __init__(self, deck: list[tuple[int, str]]) -> None:
+        self.deck = deck
+        self.unseen: list[tuple[int, str]] = list(deck)
+        self._last_turn = -1
+        self._cards_left = -1
+
+    def update(self, view: PlayerView) -> None:
+        if view.turn == self._last_turn:
+            return
+        if view.cards_left > self._cards_left >= 0 or self._cards_left < 0:
+            self.unseen = list(self.deck)
+        self._last_turn, self._cards_left = view.turn, view.cards_left
+        for card in self._visible(view):
+            try:
+                self.unseen.remove(card)
+            except ValueError:
+                pass  # a card seen again after a shuffle we could not detect
+
+    @staticmethod
+    def _visible(view: PlayerView) -> list[tuple[int, str]]:
+        if view.hand is not None:
+            return list(view.hand)
+        return [(offer.number, offer.effect) for offer in view.offers]
+
+
+class LookaheadStrategy(HeuristicStrategy):
+    name = "lookahead"
+    defaults: dict[str, Any] = {
+        **HeuristicStrategy.defaults,
+        "samples": 6,
+        "candidates": 3,
+    }
+
+    def __init__(self, rng, params=None) -> None:
+        super().__init__(rng, params)
+        self._counter: CardCounter | None = None
+
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        super().check_params(params)
+        for key, low in (("samples", 0), ("candidates", 1)):
+            if params[key] < low:
+                raise ValueError(f"parameter {key!r} must be at least {low}, got {params[key]}")
+
+    # --------------------------------------------------------------- sampling
+    def _sample_offers(self, view: PlayerView) -> list[list[Offer]]:
+        """`samples` possible sets of next-turn offers."""
+        unseen = self._counter.unseen if self._counter else []
+        if len(unseen) < 3:
+            return []
+        samples = []
+        for _ in range(self.params["samples"]):
+            picks = self.rng.choice(len(unseen), size=3, replace=False)
+            cards = [unseen[int(i)] for i in picks]
+            if view.next_effects is not None and view.hand is None:
+                samples.append([Offer(card[0], effect, i, i)
+                                for i, (card, effect) in enumerate(zip(cards, view.next_effects))])
+            else:
+                samples.append(pair_offers(cards))
+        return samples
+
+    # ------------------------------------------------------------- searching
+    def _after(self, sheet: Sheet, play: Play, effect: Effect | None) -> Sheet:
+        after = sheet.copy()
+        apply_play(after, play)
+        if effect is not None:
+            apply_effect(after, effect)
+        return after
+
+    def _reply_value(self, view: PlayerView, sheet: Sheet, offers: list[Offer]) -> float:
+        """The heuristic value of the best answer to `offers` on `sheet` (a refusal when none fits)."""
+        future = replace(view, sheet=sheet, offers=offers, turn=view.turn + 1, next_effects=None)
+        plays: list[Play | None] = list(legal_plays(sheet, offers))
+        moves = self.ranked_moves(future, plays) if plays else []
+        value = moves[0][0] if moves else self.refusal_value(future)
+        return value
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        self._prepare(view)
+        if self._counter is None:
+            self._counter = CardCounter(list(view.variant.data.deck))
+        self._counter.update(view)
+        moves = self.ranked_moves(view, plays)
+        if not moves or (None in plays and self.refusal_value(view) > moves[0][0]):
+            return None
+        best = moves[0]
+        futures = self._sample_offers(view) if len(moves) > 1 else []
+        if futures:
+            best_mean = float("-inf")
+            for value, play, effect in moves[: self.params["candidates"]]:
+                after = self._after(view.sheet, play, effect)
+                mean = sum(self._reply_value(view, after, offers) for offers in futures) / len(futures)
+                if mean > best_mean:
+                    best_mean, best = mean, (value, play, effect)
+            self._prepare(view)
+        self._planned_effect = best[2]
+        return best[1]
