@@ -10,9 +10,10 @@ For each strategy, on base games:
   rotated and the same seeds for every pair: mean score with its 95%
   bootstrap interval, win rate with its Wilson interval (a tie counts half),
   and the paired mean score difference against `--reference` (default greedy);
-- 4 players: the strategy at a table with three copies of the reference,
-  `--games` games per table on the same seeds, seats rotated: mean score and
-  win rate (a win shared by k players counts 1/k);
+- 4 players: every table of four different strategies (with fewer than four
+  strategies, one table filled with copies of the reference), `--games`
+  games per table on the same seeds, seats rotated: mean score and win rate
+  over all of a strategy's tables (a win shared by k players counts 1/k);
 - decision time: `--timing-games` four-player games of four copies of the
   strategy, played in this process on one core: milliseconds spent in the
   strategy's hooks per move (one seat's turn) and seconds per game.
@@ -26,6 +27,7 @@ import argparse
 import sys
 import time
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 import pandas as pd
@@ -82,14 +84,27 @@ def two_player_ladder(spec: RunSpec, names: list[str], reference: str | None) ->
     return ladder
 
 
+def four_player_tables(names: list[str], reference: str) -> list[tuple[PlayerConfig, ...]]:
+    """Every table of four different strategies; with fewer than four, one
+    table filled up with copies of the reference."""
+    players = {name: PlayerConfig(name, parse_strategy(name)) for name in names}
+    if len(names) >= TABLE_SIZE:
+        return [tuple(players[n] for n in table) for table in combinations(names, TABLE_SIZE)]
+    fill = [PlayerConfig(f"{reference}-copy-{i}", parse_strategy(reference))
+            for i in range(1, TABLE_SIZE - len(names) + 1)]
+    return [(*players.values(), *fill)]
+
+
 def four_player_ladder(spec: RunSpec, names: list[str], reference: str) -> dict[str, dict]:
-    """Each strategy with three copies of the reference, same seeds for every table."""
-    ladder = {}
-    for name in names:
-        field = [PlayerConfig(f"{reference}-{i}", parse_strategy(reference)) for i in range(1, TABLE_SIZE)]
-        table = replace(spec, players=(PlayerConfig(name, parse_strategy(name)), *field))
-        ladder[name] = player_summary(round_robin(table, table=True), name)
-    return ladder
+    """Every table of four plays the same seeds, seats rotated; each strategy's
+    summary over all its tables (copies filling a table are not summarised)."""
+    frames = []
+    for number, table in enumerate(four_player_tables(names, reference)):
+        frame = round_robin(replace(spec, players=table), table=True)
+        frame["match"] = number
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True)
+    return {name: player_summary(frame, name) for name in names}
 
 
 # -------------------------------------------------------------- decision time
@@ -172,7 +187,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="run seed: every pair and table plays the same seeds")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for the strength games; -1 = every core")
     parser.add_argument("--strategies", help="comma-separated strategies (default: every built-in)")
-    parser.add_argument("--reference", default="greedy", help="the 2p difference and the 4p field are against it")
+    parser.add_argument("--reference", default="greedy", help="the 2p score and difference are against it")
     parser.add_argument("--timing-games", type=int, default=3, help="4-player games timed per strategy (one core)")
     parser.add_argument("--csv", action="store_true", help="print the table as CSV")
     args = parser.parse_args(argv)
@@ -202,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         print(table.to_csv(), end="")
         return
     print(f"base game, seed {args.seed}: {args.games} games per pair (2p round robin) and per table "
-          f"(4p: each with three {args.reference}), seats rotated, the same seeds everywhere; "
+          f"(4p: every table of four), seats rotated, the same seeds everywhere; "
           f"strength games took {strength_seconds:.0f} s with --jobs {args.jobs}")
     print("scores and wins: mean [95% CI]; a shared win counts 1/k; "
           f"ms/move and s/4p game: {args.timing_games} four-player games of four copies on one core")
