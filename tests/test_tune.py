@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest

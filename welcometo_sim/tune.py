@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -303,6 +303,8 @@ class Finalist:
 
 @dataclass
 class TuneResult:
+    """A finished tune: every trial, the replayed ones, and the winner with its full parameters."""
+
     strategy: StrategySpec
     opponents: list[StrategySpec]
     settings: TuneSettings
@@ -310,7 +312,7 @@ class TuneResult:
     trials: list[Trial]
     finalists: list[Finalist]
     best: Finalist
-    best_params: dict[str, Any] = field(default_factory=dict)
+    best_params: dict[str, Any]
 
 
 def total_games(settings: TuneSettings) -> int:
