@@ -157,6 +157,27 @@ def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, bots, cap
     assert_frame_equal(read_table(out), read_table(tmp_path / "clean"))
 
 
+def test_a_run_stopped_while_assembling_is_assembled_by_resume(tmp_path, random_pair, monkeypatch, capsys):
+    from welcometo_sim.sim.results import ChunkStore
+
+    def interrupted(self, bounds, records):
+        raise KeyboardInterrupt
+
+    out = tmp_path / "stopped"
+    args = ["--games", "12", "--seed", "3", "--chunk-size", "5", "--jobs", "1", "-q"]
+    monkeypatch.setattr(ChunkStore, "assemble", interrupted)
+    code, _, err = wtsim(["run", str(random_pair), *args, "--out", str(out)], capsys)
+    assert code == 130, err
+    assert chunk_files(out) == ["00-05.parquet", "05-10.parquet", "10-12.parquet"]
+    monkeypatch.undo()
+    code, text, err = wtsim(["run", "--resume", str(out)], capsys)
+    assert code == 0, err
+    assert "0 missing games of 12" in text
+    code, _, err = wtsim(["run", str(random_pair), *args, "--out", str(tmp_path / "clean")], capsys)
+    assert code == 0, err
+    assert_frame_equal(read_table(out), read_table(tmp_path / "clean"))
+
+
 def test_resume_rejects_what_is_not_a_run_and_options_that_change_the_games(tmp_path, capsys):
     line = user_error(["run", "--resume", str(tmp_path)], capsys)
     assert str(tmp_path) in line and "not a run folder" in line

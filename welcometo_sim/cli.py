@@ -16,7 +16,7 @@ import click
 import pandas as pd
 
 from .analysis.tables import summary_tables
-from .api import RunOutput, chunks_done, execute, resolve_spec, resume, run_folder
+from .api import RunOutput, chunks_done, execute, resolve_spec, resumable_manifest, resume, run_folder
 from .config import ConfigError
 from .rules.game import StrategyError
 from .rules.replay import ReplayError, replay, verify
@@ -128,10 +128,10 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
 
 def _resume(folder: Path, jobs: int | None, backend: str | None, scheduler: str | None,
             on_error: str | None, by: str, quiet: bool) -> None:
-    done, total = chunks_done(folder)
-    if done == total:
-        click.echo(f"{folder}: the run is already finished ({total} games); nothing to do")
+    if resumable_manifest(folder)["status"] == "finished":
+        click.echo(f"{folder}: the run is already finished; nothing to do")
         return
+    done, total = chunks_done(folder)
     with _progress_bar(total, done, quiet) as progress, _stopped_in(folder):
         output = resume(folder, jobs=jobs, backend=backend, scheduler=scheduler, on_error=on_error,
                         progress=progress)
