@@ -82,6 +82,8 @@ class HeuristicStrategy(GreedyStrategy):
         self._flex_cap = float("inf")
         self._pool_worth = 0.0
         self._size_bonus: list[float] | None = None
+        self._extras_sheet: Sheet | None = None
+        self._extras_value = 0.0
 
     # ------------------------------------------------------- per-turn context
     def _prepare(self, view: PlayerView) -> None:
@@ -157,14 +159,21 @@ class HeuristicStrategy(GreedyStrategy):
             return super()._play_value(view, play, evaluator)
         terms = evaluator.after_write(play.street, play.house, play.number, False, play.temp)
         sheet = view.sheet
-        return self.value(terms) + self.extras(sheet) + self._write_extra(sheet, play.street, play.house)
+        return self.value(terms) + self._extras_of(sheet) + self._write_extra(sheet, play.street, play.house)
+
+    def _extras_of(self, sheet: Sheet) -> float:
+        """`extras(sheet)`, remembered while the same sheet object is being
+        judged (every write of one decision, every effect after one write)."""
+        if sheet is not self._extras_sheet:
+            self._extras_sheet, self._extras_value = sheet, self.extras(sheet)
+        return self._extras_value
 
     def _effect_value(self, view: PlayerView, after: Sheet, effect: Effect,
                       evaluator: MoveEvaluator | None) -> float:
         base = super()._effect_value(view, after, effect, evaluator)
         if evaluator is None:
             return base
-        extra = self.extras(after)
+        extra = self._extras_of(after)
         if effect.kind == "landscaper":
             extra += self._later * self.params["weights"]["park_potential"] * park_potential_gain(after, effect.street)
         elif effect.kind == "bis":
@@ -186,6 +195,8 @@ class HeuristicStrategy(GreedyStrategy):
                 chosen.append(item)
         return chosen
 
-    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+    def ranked_moves(self, view: PlayerView, plays: list[Play | None]
+                     ) -> list[tuple[float, Play, Effect | None]]:
         self._prepare(view)
-        return super().choose_play(view, plays)
+        self._extras_sheet = None
+        return super().ranked_moves(view, plays)

@@ -64,16 +64,19 @@ class LookaheadStrategy(HeuristicStrategy):
         **HeuristicStrategy.defaults,
         "samples": 6,
         "candidates": 3,
+        "reply_shortlist": 2,
+        "reply_temps": False,
     }
 
     def __init__(self, rng, params=None) -> None:
         super().__init__(rng, params)
         self._counter: CardCounter | None = None
+        self._replying = False
 
     @classmethod
     def check_params(cls, params: dict) -> None:
         super().check_params(params)
-        for key, low in (("samples", 0), ("candidates", 1)):
+        for key, low in (("samples", 0), ("candidates", 1), ("reply_shortlist", 1)):
             if params[key] < low:
                 raise ValueError(f"parameter {key!r} must be at least {low}, got {params[key]}")
 
@@ -102,13 +105,27 @@ class LookaheadStrategy(HeuristicStrategy):
             apply_effect(after, effect)
         return after
 
+    def _candidates(self, view: PlayerView, scored: list[tuple[float, int, Play]]
+                    ) -> list[tuple[float, int, Play]]:
+        """Sampled replies try the effects of fewer writes (`reply_shortlist`):
+        they only need the best value, and there are many of them."""
+        if self._replying:
+            return scored[: self.params["reply_shortlist"]]
+        return super()._candidates(view, scored)
+
     def _reply_value(self, view: PlayerView, sheet: Sheet, offers: list[Offer]) -> float:
         """The heuristic value of the best answer to `offers` on `sheet` (a refusal when none fits)."""
         future = replace(view, sheet=sheet, offers=offers, turn=view.turn + 1, next_effects=None)
         plays: list[Play | None] = list(legal_plays(sheet, offers))
-        moves = self.ranked_moves(future, plays) if plays else []
-        value = moves[0][0] if moves else self.refusal_value(future)
-        return value
+        plain = [play for play in plays if not play.temp]
+        if plain and not self.params["reply_temps"]:
+            plays = plain  # the temp agency's variants multiply the writes to score fivefold
+        self._replying = True
+        try:
+            moves = self.ranked_moves(future, plays) if plays else []
+        finally:
+            self._replying = False
+        return moves[0][0] if moves else self.refusal_value(future)
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         self._prepare(view)

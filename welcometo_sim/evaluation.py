@@ -475,13 +475,12 @@ def park_potential_gain(sheet: Sheet, street: int) -> float:
 
 def pool_chances(sheet: Sheet) -> int:
     """Empty pool houses: places where a pool card can still score a pool."""
-    numbers = sheet.numbers
-    return sum(
-        1
-        for street, houses in enumerate(sheet.data.pool_houses)
-        for house in houses
-        if numbers[street][house] is None and not sheet.roundabouts[street][house]
-    )
+    count = 0
+    for numbers, rounds, houses in zip(sheet.numbers, sheet.roundabouts, sheet.data.pool_houses):
+        for house in houses:
+            if numbers[house] is None and not rounds[house]:
+                count += 1
+    return count
 
 
 def is_pool_chance(sheet: Sheet, street: int, house: int) -> bool:
