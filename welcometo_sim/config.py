@@ -28,7 +28,7 @@ from typing import Any
 import yaml
 
 from .rules.data import BOARDS
-from .rules.overrides import OverrideError
+from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
 from .strategy import StrategyLoadError, StrategySpec, _merge as merge_params, parse_strategy
 
@@ -130,9 +130,15 @@ def _read_yaml(path: Path) -> Any:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        at = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{where}:{at}: malformed YAML: {problem}") from None
+        raise ConfigError(f"{where}:{at} malformed YAML: {problem}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: malformed YAML: nested too deeply") from None
+    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
+        # PyYAML's constructors raise plain Python errors for some bad scalars,
+        # e.g. the date 2001-02-30 or `!!int 0x`.
+        raise ConfigError(f"{where}: malformed YAML: cannot read a value ({type(exc).__name__}: {exc})") from None
     return raw
 
 
@@ -147,8 +153,8 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
         raise ConfigError(f"{where}: the config must be a mapping of keys, got {type(raw).__name__}")
     _check_keys(raw, TOP_KEYS, where, "")
     name = raw.get("name", default_name)
-    if not isinstance(name, str) or not name.strip() or "/" in name:
-        raise ConfigError(f"{where}: name: must be a non-empty string without '/'")
+    if not isinstance(name, str) or not name.strip() or "/" in name or not name.isprintable():
+        raise ConfigError(f"{where}: name: must be a non-empty printable string without '/', got {name!r}")
     variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
     players = _parse_players(raw.get("players"), where, base_dir)
     try:
@@ -217,7 +223,7 @@ def _check_keys(mapping: dict, allowed: set[str], where: str, prefix: str) -> No
     for key in mapping:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
-            raise ConfigError(f"{where}: {prefix}{key}: unknown key (known: {known})")
+            raise ConfigError(f"{where}: {prefix}{key_label(key)}: unknown key (known: {known})")
 
 
 def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> Any:
