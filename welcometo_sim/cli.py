@@ -19,7 +19,7 @@ from .analysis.tables import summary_tables
 from .api import RunOutput, chunks_done, execute, resolve_spec, resumable_manifest, resume, run_folder
 from .config import ConfigError
 from .rules.game import StrategyError
-from .rules.replay import ReplayError, replay, verify
+from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from .rules.sheet import render_sheet
 from .sim.results import (ERRORS_FILE, ResultsError, choose_format, read_errors, read_manifest,
                           read_summary_frame)
@@ -235,20 +235,39 @@ def report(results_dir: str, fmt: str, out: str | None, by: str) -> None:
     click.echo(str(path))
 
 
-def _read_record(path: str, game: int) -> dict:
+def _record_lines(path: str) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of every non-blank line of a records file. An
+    unreadable file, a line that is not UTF-8 or not JSON is a one-line user error."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    fail(f"{path}:{line_no}: not valid JSON: {exc.msg}")
-                if isinstance(record, dict) and record.get("game") == game:
-                    return record
+        with open(path, "rb") as handle:
+            for line_no, raw in enumerate(handle, start=1):
+                if raw.strip():
+                    yield line_no, _parse_line(raw, f"{path}:{line_no}")
     except OSError as exc:
         fail(f"{path}: cannot read: {exc.strerror}")
+
+
+def _parse_line(raw: bytes, where: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        fail(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})")
+    except json.JSONDecodeError as exc:
+        fail(f"{where}: not valid JSON: {exc.msg} (column {exc.colno})")
+    except RecursionError:
+        fail(f"{where}: not valid JSON: nested too deeply")
+
+
+def _game_label(record: Any) -> str:
+    game = record.get("game") if isinstance(record, dict) else None
+    return f"game {game}" if isinstance(game, int) and not isinstance(game, bool) else "game ?"
+
+
+def _read_record(path: str, game: int) -> tuple[int, dict]:
+    """The record of `game` and its line number."""
+    for line_no, record in _record_lines(path):
+        if isinstance(record, dict) and record.get("game") == game:
+            return line_no, record
     fail(f"{path}: no record of game {game}")
     raise AssertionError  # unreachable
 
@@ -259,17 +278,19 @@ def _read_record(path: str, game: int) -> dict:
 @click.option("--turn", "-t", type=click.IntRange(min=0), help="Show the sheets after this turn (default: the end).")
 def show(records: str, game: int, turn: int | None) -> None:
     """Render the sheets of a recorded game as text, at its end or after a turn."""
-    record = _read_record(records, game)
+    line_no, record = _read_record(records, game)
     try:
         _show_record(record, turn)
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
-        fail(f"{records}: game {game}: malformed record ({type(exc).__name__}: {exc})")
+    except RecordFormatError as exc:
+        fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
+    except ReplayError as exc:
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
 
 
 def _show_record(record: dict, turn: int | None) -> None:
     state = replay(record, until_turn=turn)
     plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
-    click.echo(f"game {record['game']} (seed {record['seed']}), turn {state.turn}; plans: {plans}")
+    click.echo(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}")
     for seat, sheet in enumerate(state.sheets):
         player = record["players"][seat]
         click.echo(f"\nseat {seat}: {player['name']} ({player['strategy']})")
@@ -284,23 +305,22 @@ def _show_record(record: dict, turn: int | None) -> None:
 @cli.command(name="verify")
 @click.argument("records", type=click.Path(dir_okay=False))
 def verify_cmd(records: str) -> None:
-    """Replay every record of a records.jsonl file and check its final scores."""
+    """Replay every record of a records.jsonl file and check its final scores.
+
+    Each record that disagrees with its replay gets one line per problem on
+    stdout (FILE:LINE: game G: problem) and the exit code is 1. A line that is
+    not a well-formed game record stops the check: one line on stderr, exit 2.
+    """
     bad = checked = 0
-    try:
-        with open(records, encoding="utf-8") as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    problems = verify(json.loads(line))
-                except (json.JSONDecodeError, AttributeError) as exc:
-                    problems = [f"not a game record: {exc}"]
-                checked += 1
-                for problem in problems:
-                    click.echo(f"{records}:{line_no}: {problem}")
-                bad += bool(problems)
-    except OSError as exc:
-        fail(f"{records}: cannot read: {exc.strerror}")
+    for line_no, record in _record_lines(records):
+        try:
+            problems = disagreements(record)
+        except RecordFormatError as exc:
+            fail(f"{records}:{line_no}: {_game_label(record)}: malformed record: {exc}")
+        checked += 1
+        for problem in problems:
+            click.echo(f"{records}:{line_no}: {_game_label(record)}: {problem}")
+        bad += bool(problems)
     click.echo(f"{checked} records checked, {bad} with problems")
     if bad:
         sys.exit(1)
@@ -324,6 +344,11 @@ def strategies() -> None:
 from . import cli_analysis  # noqa: E402,F401  (registers compare, plans and sweep)
 
 
+def one_line(message: str) -> str:
+    """Messages quote user input, which may hold line breaks; stderr gets one line."""
+    return " ".join(message.splitlines())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: user errors become one line on stderr and exit code 2."""
     try:
@@ -334,10 +359,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("wtsim: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"wtsim: error: {exc.format_message()}", err=True)
+        click.echo(f"wtsim: error: {one_line(exc.format_message())}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except USER_ERRORS as exc:
-        click.echo(f"wtsim: error: {exc}", err=True)
+        click.echo(f"wtsim: error: {one_line(str(exc))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except StrategyError as exc:
         click.echo(f"wtsim: strategy error: {exc}", err=True)

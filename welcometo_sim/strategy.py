@@ -62,6 +62,12 @@ class Strategy:
         self.rng = rng
         self.params = resolve_params(type(self), params or {})
 
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        """Raise ValueError, in one line, when parameters of the right types still
+        cannot be played with (e.g. a search width of 0), so that a config is
+        rejected when it is loaded rather than in the middle of a run. Default: any."""
+
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         """Pick the play to make. `None` appears in `plays` only when a permit
         refusal is allowed instead (all plays need the temp agency)."""
@@ -116,6 +122,10 @@ def resolve_params(cls: type, params: dict[str, Any]) -> dict[str, Any]:
     """Defaults of `cls` overlaid with `params`; unknown keys and wrong types raise."""
     merged = copy.deepcopy(cls.defaults)
     _overlay(merged, params, cls.name, "")
+    try:
+        cls.check_params(merged)
+    except ValueError as exc:
+        raise StrategyLoadError(f"strategy {cls.name!r}: {exc}") from None
     return merged
 
 
@@ -135,11 +145,23 @@ def _overlay(target: dict, updates: dict, strategy: str, prefix: str) -> None:
                 raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be true or false")
             target[key] = value
         elif isinstance(current, (int, float)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be a number, got {value!r}")
-            target[key] = type(current)(value) if isinstance(current, float) else value
+            target[key] = _number(value, current, strategy, path)
         else:
             target[key] = value
+
+
+def _number(value: Any, default: int | float, strategy: str, path: str) -> int | float:
+    """A numeric parameter: an integer where the default is one, a finite float otherwise."""
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, int):
+        if numeric and isinstance(value, int):
+            return value
+        kind = "an integer"
+    else:
+        if numeric and abs(value) <= sys.float_info.max:  # finite, and float() cannot overflow
+            return float(value)
+        kind = "finite"
+    raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be a number ({kind}), got {value!r}")
 
 
 def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:

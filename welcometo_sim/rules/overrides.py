@@ -34,6 +34,13 @@ TRACKS: dict[str, str] = {
 OVERRIDE_KEYS = {"plans", "add_plans", "remove_plans", "tracks", "deck"}
 PLAN_FIELDS = {"points", "estates", "deck"}
 NEW_PLAN_FIELDS = {"id", "deck", "estates", "points"}
+MAX_POINTS = 1000
+"""Largest value of a plan or track: far above the game's own (at most 36), and
+small enough that totals stay ordinary integers in the result tables."""
+MAX_PLAN_ESTATES = 6
+"""A plan card has at most six estates; more would make the search for claims explode."""
+MAX_CARD_COUNT = 100
+"""Most copies of one (number, effect) card in an overridden deck."""
 
 
 class OverrideError(ValueError):
@@ -44,18 +51,33 @@ class OverrideError(ValueError):
         self.path = path
 
 
-def _int_list(value: Any, path: str, length: int | None = None, minimum: int | None = None) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+def key_label(key: Any) -> str:
+    """A mapping key as it may appear in a one-line message: plain text as is,
+    anything else (numbers, empty text, control characters, line breaks) quoted."""
+    if isinstance(key, str) and key and key.isprintable() and key.strip() == key:
+        return key
+    return repr(key)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_list(value: Any, path: str, length: int | None = None, minimum: int | None = None,
+              maximum: int | None = None) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
         raise OverrideError(path, f"must be a list of integers, got {value!r}")
     if length is not None and len(value) != length:
         raise OverrideError(path, f"must have {length} values, got {len(value)}")
     if minimum is not None and any(v < minimum for v in value):
         raise OverrideError(path, f"values must be at least {minimum}")
+    if maximum is not None and any(v > maximum for v in value):
+        raise OverrideError(path, f"values must be at most {maximum}")
     return tuple(value)
 
 
 def _points(value: Any, path: str) -> tuple[int, int]:
-    high, low = _int_list(value, path, length=2, minimum=0)
+    high, low = _int_list(value, path, length=2, minimum=0, maximum=MAX_POINTS)
     return high, low
 
 
@@ -63,11 +85,13 @@ def _estates(value: Any, path: str) -> tuple[int, ...]:
     sizes = _int_list(value, path, minimum=1)
     if not sizes or any(s > MAX_ESTATE_SIZE for s in sizes):
         raise OverrideError(path, f"estate sizes must be 1..{MAX_ESTATE_SIZE}, got {list(sizes)}")
+    if len(sizes) > MAX_PLAN_ESTATES:
+        raise OverrideError(path, f"a plan has at most {MAX_PLAN_ESTATES} estates, got {len(sizes)}")
     return sizes
 
 
 def _deck_number(value: Any, path: str) -> int:
-    if value not in (1, 2, 3) or isinstance(value, bool):
+    if not _is_int(value) or value not in (1, 2, 3):
         raise OverrideError(path, f"must be 1, 2 or 3, got {value!r}")
     return value
 
@@ -81,7 +105,7 @@ def _mapping(value: Any, path: str) -> dict:
 def _check_keys(mapping: dict, allowed: set[str], path: str) -> None:
     for key in mapping:
         if key not in allowed:
-            raise OverrideError(f"{path}.{key}", f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise OverrideError(f"{path}.{key_label(key)}", f"unknown key (known: {', '.join(sorted(allowed))})")
 
 
 def _change_plan(spec: PlanSpec, changes: dict, path: str) -> PlanSpec:
@@ -117,14 +141,15 @@ def _tracks(data: GameData, raw: dict, path: str) -> dict[str, Any]:
         at = f"{path}.{name}"
         shape = TRACKS[name]
         if shape == "flat":
-            updates[name] = _int_list(value, at, minimum=0)
+            updates[name] = _int_list(value, at, minimum=0, maximum=MAX_POINTS)
             if not updates[name]:
                 raise OverrideError(at, "must not be empty")
         else:
             expected = len(data.street_houses) if shape == "per-street" else MAX_ESTATE_SIZE
             if not isinstance(value, list) or len(value) != expected:
                 raise OverrideError(at, f"must be a list of {expected} lists of integers")
-            updates[name] = tuple(_int_list(v, f"{at}[{i}]", minimum=0) for i, v in enumerate(value))
+            updates[name] = tuple(_int_list(v, f"{at}[{i}]", minimum=0, maximum=MAX_POINTS)
+                                  for i, v in enumerate(value))
             if any(not track for track in updates[name]):
                 raise OverrideError(at, "no track may be empty")
     return updates
@@ -133,10 +158,11 @@ def _tracks(data: GameData, raw: dict, path: str) -> dict[str, Any]:
 def _deck(raw: dict, path: str) -> tuple[tuple[int, str], ...]:
     composition = dict(DECK_COMPOSITION)
     for key, counts in raw.items():
-        number = int(key) if isinstance(key, str) and key.isdigit() else key  # JSON keys are strings
-        if not isinstance(number, int) or not MIN_NUMBER <= number <= MAX_NUMBER:
-            raise OverrideError(f"{path}.{number}", f"card numbers must be {MIN_NUMBER}..{MAX_NUMBER}")
-        composition[number] = _int_list(counts, f"{path}.{number}", length=len(EFFECTS), minimum=0)
+        number = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() else key  # JSON keys are strings
+        if not _is_int(number) or not MIN_NUMBER <= number <= MAX_NUMBER:
+            raise OverrideError(f"{path}.{key_label(key)}", f"card numbers must be {MIN_NUMBER}..{MAX_NUMBER}")
+        composition[number] = _int_list(counts, f"{path}.{number}", length=len(EFFECTS), minimum=0,
+                                        maximum=MAX_CARD_COUNT)
     cards = build_deck(composition)
     if len(cards) < 9 or len(cards) % 3:
         raise OverrideError(path, f"the deck must have a multiple of 3 cards, at least 9 (got {len(cards)})")
@@ -151,10 +177,10 @@ def apply_overrides(data: GameData, overrides: dict, path: str = "overrides") ->
     changes = _mapping(overrides.get("plans", {}), f"{path}.plans")
     for plan_id in changes:
         if plan_id not in known:
-            raise OverrideError(f"{path}.plans.{plan_id}", "unknown plan id")
+            raise OverrideError(f"{path}.plans.{key_label(plan_id)}", "unknown plan id")
     removed = overrides.get("remove_plans", [])
-    if not isinstance(removed, list):
-        raise OverrideError(f"{path}.remove_plans", "must be a list of plan ids")
+    if not isinstance(removed, list) or not all(isinstance(plan_id, str) for plan_id in removed):
+        raise OverrideError(f"{path}.remove_plans", f"must be a list of plan ids, got {removed!r}")
     for plan_id in removed:
         if plan_id not in known:
             raise OverrideError(f"{path}.remove_plans", f"unknown plan id {plan_id!r}")
@@ -180,8 +206,8 @@ def apply_overrides(data: GameData, overrides: dict, path: str = "overrides") ->
         if missing:
             raise OverrideError(at, f"missing {', '.join(sorted(missing))}")
         plan_id = raw["id"]
-        if not isinstance(plan_id, str) or not plan_id or plan_id in known:
-            raise OverrideError(f"{at}.id", f"must be a new plan id, got {plan_id!r}")
+        if not isinstance(plan_id, str) or key_label(plan_id) != plan_id or " " in plan_id or plan_id in known:
+            raise OverrideError(f"{at}.id", f"must be a new plan id (printable, no spaces), got {plan_id!r}")
         known.add(plan_id)
         new_plans.append(PlanSpec(plan_id, _deck_number(raw["deck"], f"{at}.deck"), "estates",
                                   _points(raw["points"], f"{at}.points"),

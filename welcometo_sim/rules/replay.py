@@ -4,6 +4,10 @@ Every recorded action is checked against the legal options the engine would
 have offered, then applied with the same functions the game uses; the
 recomputed scores and ranks must equal the record's `final` block. This is
 what makes every score explainable from the record.
+
+A record is first checked for its shape (record_format.py): a malformed record
+raises RecordFormatError naming the field, an action that breaks a rule raises
+ReplayError naming the turn and seat.
 """
 
 from __future__ import annotations
@@ -13,16 +17,13 @@ from dataclasses import dataclass, field, replace
 from .cards import pair_offers
 from .data import PlanSpec
 from .overrides import OverrideError
+from .record_format import RecordFormatError, ReplayError, check_record
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
 from .plans import PlanClaim, apply_claim, claim_is_valid
 from .game import settle_plans, solo_card_came_up
 from .scoring import rank_key, ranks, score_game
 from .sheet import Sheet
-from .variant import Variant
-
-
-class ReplayError(ValueError):
-    """The record holds an action the rules do not allow, or is malformed."""
+from .variant import Variant, VariantError
 
 
 @dataclass
@@ -38,22 +39,27 @@ class ReplayState:
 
 
 def _variant(record: dict) -> Variant:
-    spec = record.get("variant") or {}
+    spec = record["variant"]
     try:
-        return Variant.with_overrides(spec.get("overrides"), advanced=bool(spec.get("advanced")),
-                                      expert=bool(spec.get("expert")), solo=bool(spec.get("solo")),
-                                      board=spec.get("board", "base"))
+        variant = Variant.with_overrides(spec.get("overrides"), advanced=bool(spec.get("advanced")),
+                                         expert=bool(spec.get("expert")), solo=bool(spec.get("solo")),
+                                         board=spec.get("board", "base"))
+        variant.check(len(record["players"]))
     except OverrideError as exc:
-        raise ReplayError(f"record variant: {exc}") from None
+        raise RecordFormatError(f"variant.{exc}") from None
+    except VariantError as exc:
+        raise RecordFormatError(f"variant: {exc}") from None
+    return variant
 
 
 def _plans(record: dict, variant: Variant) -> tuple[PlanSpec, ...]:
     plans = []
-    for entry in record["plans"]:
-        try:
-            spec = variant.data.plan(entry["id"])
-        except KeyError:
-            raise ReplayError(f"unknown plan id {entry['id']!r}") from None
+    for deck, entry in enumerate(record["plans"], start=1):
+        ids = [p.id for p in variant.plan_deck(deck)]
+        if entry["id"] not in ids:
+            raise RecordFormatError(f"plans[{deck - 1}].id: {entry['id']!r} is not a plan of deck {deck} "
+                                    f"of this variant")
+        spec = variant.data.plan(entry["id"])
         high, low = entry.get("points", spec.points)
         plans.append(replace(spec, points=(int(high), int(low))))
     return tuple(plans)
@@ -70,7 +76,7 @@ def _effect(entry: dict) -> Effect:
     return Effect(kind)
 
 
-def _resolve_effect(entry: dict, options: list[Effect]) -> Effect:
+def _resolve_effect(entry: dict, options: list[Effect], seat: int) -> Effect:
     """Landscaper and pool are recorded by kind only; find the option they mean."""
     wanted = _effect(entry)
     if wanted in options:
@@ -78,7 +84,7 @@ def _resolve_effect(entry: dict, options: list[Effect]) -> Effect:
     for option in options:
         if option.kind == wanted.kind and wanted.kind in ("landscaper", "pool"):
             return option
-    raise ReplayError(f"illegal effect {entry}")
+    raise ReplayError(f"seat {seat}: illegal effect {entry}")
 
 
 def seat_offers(turn: dict, seat: int, variant: Variant) -> list[Offer]:
@@ -127,7 +133,7 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
         if effect is not None and not temp:
             options = effect_options(sheet, offers[index], play)
             if effect["kind"] not in ("landscaper", "pool") or options:
-                apply_effect(sheet, _resolve_effect(effect, options))
+                apply_effect(sheet, _resolve_effect(effect, options, action["seat"]))
     for entry in action["plans"]:
         estates = None if entry["estates"] is None else tuple(tuple(e) for e in entry["estates"])
         claim = PlanClaim(entry["deck"], estates)
@@ -137,27 +143,48 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
 
 
 def replay(record: dict, until_turn: int | None = None) -> ReplayState:
-    """Replay the record's turns (all, or up to and including `until_turn`)."""
-    try:
-        variant = _variant(record)
-        board = variant.rules
-        state = ReplayState(variant, _plans(record, variant),
-                            [Sheet(variant.data, board.new_state(variant.data)) for _ in record["players"]])
-        for turn in record["turns"]:
-            if until_turn is not None and turn["turn"] > until_turn:
-                break
-            state.turn = turn["turn"]
-            if "solo-card" in turn["events"]:
-                solo_card_came_up(state.first_turn, state.turn)
-            for action in turn["actions"]:
-                apply_action(state, seat_offers(turn, action["seat"], variant), action)
-            settle_plans(state.sheets, state.plans, state.first_turn, state.turn)
-            board.settle(state.sheets, state.race, state.turn)
-    except ReplayError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise ReplayError(f"malformed record: {type(exc).__name__}: {exc}") from None
+    """Replay the record's turns (all, or up to and including `until_turn`).
+    Raises RecordFormatError for a malformed record, ReplayError for an illegal action."""
+    check_record(record)
+    variant = _variant(record)
+    board = variant.rules
+    state = ReplayState(variant, _plans(record, variant),
+                        [Sheet(variant.data, board.new_state(variant.data)) for _ in record["players"]])
+    for index, turn in enumerate(record["turns"]):
+        if until_turn is not None and turn["turn"] > until_turn:
+            break
+        state.turn = turn["turn"]
+        try:
+            _replay_turn(state, turn, board)
+        except RecordFormatError:
+            raise
+        except ReplayError as exc:
+            raise ReplayError(f"turn {state.turn}: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            # A shape the format check does not describe; still one line, never a traceback.
+            raise RecordFormatError(f"turns[{index}]: cannot be replayed ({type(exc).__name__}: {exc})") from None
     return state
+
+
+def _replay_turn(state: ReplayState, turn: dict, board) -> None:
+    if "solo-card" in turn["events"]:
+        solo_card_came_up(state.first_turn, state.turn)
+    for action in turn["actions"]:
+        apply_action(state, seat_offers(turn, action["seat"], state.variant), action)
+    settle_plans(state.sheets, state.plans, state.first_turn, state.turn)
+    board.settle(state.sheets, state.race, state.turn)
+
+
+def _differences(name: str, replayed: object, recorded: object) -> list[str]:
+    """'NAME differs: replay X vs record Y', field by field for two objects, so
+    that a problem names the part of a score or sheet that is wrong."""
+    if replayed == recorded:
+        return []
+    if isinstance(replayed, dict) and isinstance(recorded, dict):
+        keys = list(replayed) + [k for k in recorded if k not in replayed]
+        return [f"{name}.{key} differs: replay {replayed.get(key)} vs record {recorded.get(key)}"
+                for key in keys if replayed.get(key) != recorded.get(key)]
+    return [f"{name} differs: replay {replayed} vs record {recorded}"]
 
 
 def final_block(state: ReplayState) -> list[dict]:
@@ -173,16 +200,28 @@ def final_block(state: ReplayState) -> list[dict]:
 
 
 def verify(record: dict) -> list[str]:
-    """Differences between the record's `final` block and its replay (empty: it checks out)."""
+    """Differences between the record's `final` block and its replay (empty: it
+    checks out); a malformed record is one problem, 'malformed record: …'."""
+    try:
+        return disagreements(record)
+    except RecordFormatError as exc:
+        return [f"malformed record: {exc}"]
+
+
+def disagreements(record: dict) -> list[str]:
+    """Differences between the record's `final` block and its replay (empty: it
+    checks out); an illegal action is one problem naming its turn and seat.
+    Raises RecordFormatError when the record is malformed."""
     try:
         recomputed = final_block(replay(record))
+    except RecordFormatError:
+        raise
     except ReplayError as exc:
         return [str(exc)]
     problems = []
     for seat, (mine, theirs) in enumerate(zip(recomputed, record.get("final", []))):
         for key in ("rank", "score", "sheet"):
-            if mine[key] != theirs.get(key):
-                problems.append(f"seat {seat}: {key} differs: replay {mine[key]} vs record {theirs.get(key)}")
+            problems += [f"seat {seat}: {difference}" for difference in _differences(key, mine[key], theirs.get(key))]
     if len(recomputed) != len(record.get("final", [])):
         problems.append("final block has the wrong number of seats")
     return problems
