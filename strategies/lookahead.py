@@ -53,8 +53,13 @@ class CardCounter:
 
     @staticmethod
     def _visible(view: PlayerView) -> list[tuple[int, str]]:
+        """The cards whose numbers show this turn. In the standard game an
+        offer's number is on the top card of a stack, whose back shows next
+        turn's effect; the offer's effect belongs to the card flipped before."""
         if view.hand is not None:
             return list(view.hand)
+        if view.next_effects is not None:
+            return [(offer.number, effect) for offer, effect in zip(view.offers, view.next_effects)]
         return [(offer.number, offer.effect) for offer in view.offers]
 
 

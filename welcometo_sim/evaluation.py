@@ -469,7 +469,7 @@ def park_potential_gain(sheet: Sheet, street: int) -> float:
     """How much `park_potential` changes when one more park of `street` is crossed."""
     track, crossed = sheet.data.park_tracks[street], sheet.parks[street]
     if crossed + 1 >= len(track):
-        return -float(track[crossed] - track[crossed - 1]) if crossed else 0.0
+        return 0.0  # the track is full: nothing more to cross
     return track[-1] / (len(track) - 1) - (track[crossed + 1] - track[crossed])
 
 
@@ -485,7 +485,8 @@ def pool_chances(sheet: Sheet) -> int:
 
 def is_pool_chance(sheet: Sheet, street: int, house: int) -> bool:
     """Whether (street, house) is an empty pool house (writing there uses it up)."""
-    return house in sheet.data.pool_houses[street] and sheet.numbers[street][house] is None
+    return (house in sheet.data.pool_houses[street] and sheet.numbers[street][house] is None
+            and not sheet.roundabouts[street][house])
 
 
 def temp_race_value(own: int, others: Sequence[int], rank_points: Sequence[int]) -> float:
