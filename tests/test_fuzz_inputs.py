@@ -524,10 +524,10 @@ def test_greedy_plays_with_huge_finite_weights(tmp_path):
 
 
 def test_an_error_message_is_one_line_whatever_the_user_typed(tmp_path):
-    path = tmp_path / "c.yaml"
-    path.write_text("players: [random]\n", encoding="utf-8")
-    code, out, err = invoke(["sweep", str(path), "--set", "a\nb=1", "--games", "1"])
-    assert_one_line_rejection(code, out, err)
+    """A file name with a line break is quoted as given; stderr still gets one line."""
+    missing = tmp_path / "a\nb.jsonl"
+    line = assert_one_line_rejection(*invoke(["verify", str(missing)]))
+    assert line == f"wtsim: error: {tmp_path}/a b.jsonl: cannot read: No such file or directory"
 
 
 # ------------------------------------------------------ regressions: records
