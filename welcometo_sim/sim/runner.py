@@ -34,6 +34,9 @@ from .rows import empty_columns, game_rows
 MAX_CHUNK = 250
 DASK_MISSING = "--backend dask needs dask.distributed: pip install 'welcometo-sim[dask]'"
 SCHEDULER_TIMEOUT = "10s"
+# Idle loky workers exit after this long (joblib's default keeps them 300 s), so
+# they do not sit in memory while a long run assembles and summarises its table.
+IDLE_WORKER_SECONDS = 10
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -170,7 +173,8 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
         for start, stop in bounds:
             yield play_chunk(spec, start, stop, record)
         return
-    yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
+    with parallel_config(backend="loky", idle_worker_timeout=IDLE_WORKER_SECONDS):
+        yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
 
 
 def run_chunks(spec: RunSpec, record: bool = False,
