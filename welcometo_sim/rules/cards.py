@@ -8,6 +8,7 @@ played, and the plan reshuffle. Cards are indices into the variant's deck.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import Sequence
 
@@ -21,15 +22,32 @@ Card = tuple[int, str]
 
 def _shuffled(card_ids: Sequence[int], rng: np.random.Generator) -> list[int]:
     ordered = sorted(card_ids)
-    return [ordered[i] for i in rng.permutation(len(ordered))]
+    return [ordered[i] for i in rng.permutation(len(ordered)).tolist()]  # plain ints index faster
+
+
+_OFFERS: dict[tuple[int, str, int, int], Offer] = {}
+
+
+def offer(number: int, effect: str, number_from: int, effect_from: int) -> Offer:
+    """The offer of these values. Offers are immutable, so each is made once and
+    shared through a memo (at most numbers × effects × card-index pairs of
+    them): several are handed out to every seat every turn."""
+    key = (number, effect, number_from, effect_from)
+    found = _OFFERS.get(key)
+    if found is None:
+        found = _OFFERS[key] = Offer(number, effect, number_from, effect_from)
+    return found
 
 
 def pair_offers(cards: Sequence[Card]) -> list[Offer]:
     """Number from one card, effect from a different one (solo and expert)."""
-    return [
-        Offer(cards[i][0], cards[j][1], i, j)
-        for i, j in permutations(range(len(cards)), 2)
-    ]
+    return [offer(cards[i][0], cards[j][1], i, j) for i, j in _index_pairs(len(cards))]
+
+
+@lru_cache(maxsize=None)
+def _index_pairs(size: int) -> tuple[tuple[int, int], ...]:
+    """The (number card, effect card) index pairs of a hand of `size` cards."""
+    return tuple(permutations(range(size), 2))
 
 
 class Deck:
@@ -75,7 +93,7 @@ class Deck:
     def offers(self, seat: int = 0) -> list[Offer]:
         cards = self.cards
         return [
-            Offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
+            offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
             for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
         ]
 
@@ -86,13 +104,14 @@ class Deck:
         return {"offers": [[o.number, o.effect] for o in self.offers()]}
 
     def next_effects(self) -> tuple[str, ...] | None:
-        return tuple(self.cards[stack[-1]][1] for stack in self.stacks)
+        cards = self.cards
+        return tuple([cards[stack[-1]][1] for stack in self.stacks])
 
     def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
         """Nothing to do: the shared cards stay where they are until the next reveal."""
 
     def cards_left(self) -> int:
-        return sum(len(stack) for stack in self.stacks)
+        return sum(map(len, self.stacks))
 
     def exhausted(self) -> bool:
         return False

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .data import (BIS, LANDSCAPER, MAX_NUMBER, MIN_NUMBER, POOL, REAL_ESTATE, SURVEYOR, TEMP,
                    TEMP_MODIFIERS, TRUCK_LEFT, TRUCK_RIGHT)
-from .sheet import Sheet
+from .sheet import Sheet, houses_of
 
 
 TRUCK_CHOICES = (TRUCK_LEFT, TRUCK_RIGHT)
@@ -67,34 +67,63 @@ class Effect(NamedTuple):
         return {"kind": self.kind}
 
 
+_SHARED_LIMIT = 1 << 16
+"""At most this many entries per memo below; a full memo is emptied and refilled
+(plays and effects are cheap to make again, so memory stays bounded)."""
+
+_PLAYS: dict[tuple[int, int, int, bool, int], tuple[Play, ...]] = {}
+
+
+def street_plays(offer: int, street: int, number: int, temp: bool, houses: int) -> tuple[Play, ...]:
+    """The plays writing `number` with offer `offer` in the houses of the bitmask
+    `houses` of one street, left to right.
+
+    Plays are immutable values, so they are made once and shared through the
+    `_PLAYS` memo: that is the inner loop of every turn, and a lookup is much
+    cheaper than making the plays again.
+    """
+    key = (offer, street, number, temp, houses)
+    plays = _PLAYS.get(key)
+    if plays is None:
+        if len(_PLAYS) >= _SHARED_LIMIT:
+            _PLAYS.clear()
+        plays = _PLAYS[key] = tuple(Play(offer, street, house, number, temp) for house in houses_of(houses))
+    return plays
+
+
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     """Every play the offers allow on this sheet, temp-agency variants included
-    (and both truck directions where an ice-cream truck has none yet)."""
+    (and both truck directions where an ice-cream truck has none yet).
+
+    Order: offer by offer; within an offer the plain number, then for a temp
+    offer each changed number from -2 to +2; each number's houses street by
+    street, left to right (strategies that draw at random rely on it)."""
     plays: list[Play] = []
-    add = plays.append
-    new = tuple.__new__
-    fits: dict[int, list[tuple[int, int]]] = {}
+    streets = list(enumerate(sheet.fits))
     for index, offer in enumerate(offers):
         number = offer[0]
-        houses = fits.get(number)
-        if houses is None:
-            houses = fits[number] = sheet.houses_for(number)
-        for street, house in houses:
-            add(new(Play, (index, street, house, number, False, None)))
+        _add_plays(plays, streets, index, number, False)
         if offer[1] == TEMP:
             for delta in TEMP_MODIFIERS:
-                value = number + delta
-                if MIN_NUMBER <= value <= MAX_NUMBER:
-                    houses = fits.get(value)
-                    if houses is None:
-                        houses = fits[value] = sheet.houses_for(value)
-                    for street, house in houses:
-                        add(new(Play, (index, street, house, value, True, None)))
+                if MIN_NUMBER <= number + delta <= MAX_NUMBER:
+                    _add_plays(plays, streets, index, number + delta, True)
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
         if undecided:
             plays = _with_truck_directions(plays, undecided)
     return plays
+
+
+def _add_plays(plays: list[Play], streets: list[tuple[int, tuple[int, ...]]], offer: int,
+               number: int, temp: bool) -> None:
+    """Append the plays of one number, street by street (`streets`: the sheet's
+    enumerated fit masks); the body of :func:`street_plays` is inlined here
+    because this runs several times per seat and turn."""
+    for street, masks in streets:
+        houses = masks[number]
+        if houses:
+            found = _PLAYS.get((offer, street, number, temp, houses))
+            plays += found if found is not None else street_plays(offer, street, number, temp, houses)
 
 
 def _with_truck_directions(plays: list[Play], streets: list[int]) -> list[Play]:
@@ -110,7 +139,39 @@ def _with_truck_directions(plays: list[Play], streets: list[int]) -> list[Play]:
 def must_play(plays: list[Play]) -> bool:
     """False when every play changes the number with the temp agency: the player
     may then take a permit refusal instead (RULES.md §4)."""
-    return any(not play.temp for play in plays)
+    for play in plays:
+        if not play.temp:
+            return True
+    return False
+
+
+_EFFECTS: dict[tuple, Effect] = {}
+_SURVEYOR_EFFECTS: dict[tuple[int, int], tuple[Effect, ...]] = {}
+
+
+def effect(kind: str, street: int | None = None, position: int | None = None,
+           number: int | None = None) -> Effect:
+    """The effect use of these values, made once and shared through a memo
+    (effects are immutable; a few hundred distinct ones exist)."""
+    key = (kind, street, position, number)
+    found = _EFFECTS.get(key)
+    if found is None:
+        if len(_EFFECTS) >= _SHARED_LIMIT:
+            _EFFECTS.clear()
+        found = _EFFECTS[key] = Effect(kind, street, position, number)
+    return found
+
+
+def surveyor_effects(street: int, slots: int) -> tuple[Effect, ...]:
+    """The surveyor uses for the fence slots of the bitmask `slots` of one street
+    (made once and shared, like :func:`street_plays`)."""
+    key = (street, slots)
+    found = _SURVEYOR_EFFECTS.get(key)
+    if found is None:
+        if len(_SURVEYOR_EFFECTS) >= _SHARED_LIMIT:
+            _SURVEYOR_EFFECTS.clear()
+        found = _SURVEYOR_EFFECTS[key] = tuple(Effect(SURVEYOR, street, slot) for slot in houses_of(slots))
+    return found
 
 
 def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
@@ -119,25 +180,28 @@ def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
     kind = offer.effect
     data = sheet.data
     if kind == SURVEYOR:
-        new = tuple.__new__  # several times cheaper than Effect(...) on this hot path
-        return [new(Effect, (SURVEYOR, s, k, None)) for s, k in sheet.fence_options()]
+        options: list[Effect] = []
+        for street in range(len(sheet.fences)):
+            slots = sheet.fence_mask(street)
+            if slots:
+                options += surveyor_effects(street, slots)
+        return options
     if kind == REAL_ESTATE:
         return [
-            Effect(REAL_ESTATE, None, size)
+            effect(REAL_ESTATE, None, size)
             for size, crossed in enumerate(sheet.real_estate, start=1)
             if crossed < len(data.real_estate_tracks[size - 1]) - 1
         ]
     if kind == LANDSCAPER:
         if sheet.parks[play.street] < len(data.park_tracks[play.street]) - 1:
-            return [Effect(LANDSCAPER, play.street)]
+            return [effect(LANDSCAPER, play.street)]
         return []
     if kind == POOL:
         if play.house in data.pool_houses[play.street] and not sheet.pools[play.street][play.house]:
-            return [Effect(POOL, play.street, play.house)]
+            return [effect(POOL, play.street, play.house)]
         return []
     if kind == BIS:
-        new = tuple.__new__
-        return [new(Effect, (BIS, s, h, n)) for s, h, n in sheet.bis_options()]
+        return [effect(BIS, s, h, n) for s, h, n in sheet.bis_options()]
     return []
 
 

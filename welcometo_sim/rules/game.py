@@ -55,6 +55,12 @@ class PublicSeat(NamedTuple):
     built: int
 
 
+def public_seat(sheet: Sheet) -> PublicSeat:
+    """The public summary of a sheet (made every turn for every seat, hence
+    tuple.__new__, several times cheaper than PublicSeat(...))."""
+    return tuple.__new__(PublicSeat, (sheet.temps, sheet.refusals, tuple(sheet.plan_turns), sheet.n_built()))
+
+
 @dataclass
 class PlayerView:
     """What one player knows when asked to decide (read it, don't change it).
@@ -102,7 +108,8 @@ class GameResult:
 
 def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
     """The game's own generator (deck, plans) and one independent generator per seat."""
-    children = np.random.SeedSequence(seed).spawn(1 + n_players)
+    # The children of SeedSequence(seed).spawn(1 + n_players), made directly.
+    children = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(1 + n_players)]
     return np.random.default_rng(children[0]), [np.random.default_rng(c) for c in children[1:]]
 
 
@@ -157,12 +164,17 @@ def card_source(variant: Variant, rng: np.random.Generator, n_players: int) -> D
 
 def end_reasons(sheets: Sequence[Sheet], deck_exhausted: bool = False) -> list[str]:
     """Every end condition of RULES.md §7 that holds now."""
+    refusals = plans = houses = False
+    for sheet in sheets:  # one pass: this runs after every turn
+        refusals = refusals or sheet.refusals >= sheet.data.max_refusals
+        plans = plans or None not in sheet.plan_turns
+        houses = houses or sheet.is_full()
     reasons = []
-    if any(s.refusals >= s.data.max_refusals for s in sheets):
+    if refusals:
         reasons.append("refusals")
-    if any(s.plans_completed() == 3 for s in sheets):
+    if plans:
         reasons.append("plans")
-    if any(s.is_full() for s in sheets):
+    if houses:
         reasons.append("houses")
     if deck_exhausted:
         reasons.append("deck")
@@ -214,20 +226,23 @@ class Game:
         if "solo-card" in events:
             solo_card_came_up(self.first_turn, self.turn)
         next_effects = self.deck.next_effects()
-        public = tuple(
-            PublicSeat(s.temps, s.refusals, tuple(s.plan_turns), s.n_built()) for s in self.sheets
-        )
+        public = tuple([public_seat(s) for s in self.sheets])
         plan_status = tuple(self.first_turn)
+        cards_left = self.deck.cards_left()
         actions = []
+        claimed = False
         for seat, sheet in enumerate(self.sheets):
             view = PlayerView(seat, self.turn, sheet, self.deck.offers(seat), next_effects, self.plans,
-                              plan_status, public, self.deck.cards_left(), self.variant,
+                              plan_status, public, cards_left, self.variant,
                               len(self.sheets), self.deck.hand(seat))
-            actions.append(self._seat_turn(seat, view))
+            action = self._seat_turn(seat, view)
+            actions.append(action)
+            claimed = claimed or bool(action["plans"])
         record = self.deck.record() if self.turn_records is not None else None
         self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
-        first_plan_this_turn = all(t is None for t in self.first_turn)
-        settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
+        first_plan_this_turn = claimed and plan_status.count(None) == len(plan_status)
+        if claimed:  # plans only need settling in the turns someone completes one
+            settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
         self.board.settle(self.sheets, self.race, self.turn)
         if first_plan_this_turn and not self.variant.solo:
             self._offer_reshuffle(actions)
@@ -272,7 +287,7 @@ class Game:
         }
         if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
             self._roundabout(seat, view, action)
-        plays: list[Play | None] = list(legal_plays(sheet, view.offers))
+        plays: list[Play | None] = legal_plays(sheet, view.offers)  # type: ignore[assignment]
         play = None
         if plays:
             if not must_play(plays):  # type: ignore[arg-type]

@@ -186,9 +186,12 @@ PLAN_KINDS: dict[str, PlanKind] = {
 def claim_options(sheet: Sheet, plans: tuple[PlanSpec, ...]) -> list[PlanClaim]:
     """Every way the sheet can complete each plan it has not completed yet."""
     claims = []
+    unused = len(sheet.unused_estates())
     for deck, spec in enumerate(plans, start=1):
         if sheet.plan_turns[deck - 1] is not None:
             continue
+        if spec.kind == "estates" and len(spec.estates) > unused:
+            continue  # quick rejection, the usual case: too few estates yet
         for option in PLAN_KINDS[spec.kind].options(spec, sheet):
             claims.append(PlanClaim(deck, option))
     return claims

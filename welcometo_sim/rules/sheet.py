@@ -2,8 +2,22 @@
 
 A sheet is plain lists of ints and bools so that copying it (for search
 strategies) and checking placements (the per-move hot path) stay cheap.
-Derived facts that are asked for often (per-house number bounds, estates) are
-cached per street and dropped whenever that street changes.
+
+The legal placements are kept up to date on every write: per street and per
+number, a bitmask of the houses where that number may be written (bit h =
+house h). Writing a number only narrows the masks of the houses of its own gap
+(the empty houses between the same two written numbers), so a write costs a
+few bit operations instead of a scan of the sheet; a roundabout, which widens
+gaps, recomputes its street. Invariant: each street's masks equal
+:func:`masks_from_bounds` of that street's :meth:`Sheet.street_bounds`.
+
+Other derived facts (number bounds, fenced runs, free fence slots, bis spots,
+estates) are cached per street: a street's cache is either None or equal to a
+fresh computation from that street's lists. Every method that changes a street
+drops exactly the caches that depend on what it changed; the next question
+recomputes them for that street only.
+
+The sheet's lists must therefore be changed only through the methods.
 """
 
 from __future__ import annotations
@@ -15,6 +29,31 @@ Estate = tuple[int, int, int]
 
 _BELOW_ALL = MIN_NUMBER - 1
 _ABOVE_ALL = MAX_NUMBER + 1
+_NUMBERS = range(MIN_NUMBER, MAX_NUMBER + 1)
+"""Every number a house can hold; they start at 0, so a number is also its index."""
+
+
+def masks_from_bounds(bounds: list[tuple[int, int, int]]) -> tuple[int, ...]:
+    """Per number 0..17, the bitmask of the houses whose (house, lo, hi) bounds
+    admit it (lo < n < hi): the legal placements of one street."""
+    masks = [0] * len(_NUMBERS)
+    for house, lo, hi in bounds:
+        bit = 1 << house
+        for number in range(lo + 1, hi):
+            masks[number] |= bit
+    return tuple(masks)
+
+
+def houses_of(mask: int) -> tuple[int, ...]:
+    """The house indices of a bitmask, left to right."""
+    houses = _HOUSES_OF.get(mask)
+    if houses is None:
+        houses = _HOUSES_OF[mask] = tuple(h for h in range(mask.bit_length()) if mask >> h & 1)
+    return houses
+
+
+_HOUSES_OF: dict[int, tuple[int, ...]] = {}
+"""Memo of :func:`houses_of` (at most 2**houses-per-street entries)."""
 
 
 class Sheet:
@@ -27,8 +66,8 @@ class Sheet:
     __slots__ = (
         "data", "numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks",
         "pools", "real_estate", "temps", "n_bis", "refusals", "n_roundabouts",
-        "plan_turns", "plan_points", "board", "n_houses", "_filled", "_bounds", "_runs",
-        "_unused", "street_cache",
+        "plan_turns", "plan_points", "board", "n_houses", "_filled", "_bounds", "fits", "_runs",
+        "_fence_masks", "_bis_spots", "_unused", "street_cache",
     )
 
     def __init__(self, data: GameData = DEFAULT_DATA, board: object = None) -> None:
@@ -50,7 +89,12 @@ class Sheet:
         self.plan_turns: list[int | None] = [None, None, None]
         self.plan_points: list[int] = [0, 0, 0]
         self._bounds: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
+        # Per street, per number: bitmask of the houses it fits (kept exact on
+        # every write; read it, never change it).
+        self.fits: list[tuple[int, ...]] = [((1 << n) - 1,) * len(_NUMBERS) for n in sizes]
         self._runs: list[list[tuple[int, int, bool]] | None] = [None] * len(sizes)
+        self._fence_masks: list[int | None] = [None] * len(sizes)
+        self._bis_spots: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
         self._unused: list[Estate] | None = None
         self.n_houses = sum(sizes)
         self._filled = 0  # houses holding a number or a roundabout
@@ -79,7 +123,10 @@ class Sheet:
         other.plan_points = self.plan_points[:]
         other.board = None if self.board is None else self.board.copy()  # type: ignore[attr-defined]
         other._bounds = self._bounds[:]
+        other.fits = self.fits[:]
         other._runs = self._runs[:]
+        other._fence_masks = self._fence_masks[:]
+        other._bis_spots = self._bis_spots[:]
         other._unused = self._unused
         other.n_houses = self.n_houses
         other._filled = self._filled
@@ -87,8 +134,12 @@ class Sheet:
         return other
 
     def _changed(self, street: int) -> None:
+        """A roundabout was built on `street`: drop every cache of the street
+        (the fit masks are kept up to date by the caller)."""
         self._bounds[street] = None
         self._runs[street] = None
+        self._fence_masks[street] = None
+        self._bis_spots[street] = None
         self._unused = None
         self.street_cache[street] = None
 
@@ -133,26 +184,21 @@ class Sheet:
 
     def can_write(self, street: int, house: int, number: int) -> bool:
         """True when `number` may be written (not as bis) in that house."""
-        for h, lo, hi in self.street_bounds(street):
-            if h == house:
-                return lo < number < hi
-        return False
+        return number in _NUMBERS and bool(self.fits[street][number] >> house & 1)
 
     def houses_for(self, number: int) -> list[tuple[int, int]]:
         """Every (street, house) where `number` can be written now."""
-        found = []
-        for street in range(len(self.numbers)):
-            bounds = self._bounds[street]
-            if bounds is None:
-                bounds = self.street_bounds(street)
-            for h, lo, hi in bounds:
-                if lo < number < hi:
-                    found.append((street, h))
-        return found
+        if number not in _NUMBERS:
+            return []
+        return [
+            (street, house)
+            for street, masks in enumerate(self.fits)
+            for house in houses_of(masks[number])
+        ]
 
     def accepts(self, number: int) -> bool:
         """True when `number` fits somewhere on the sheet."""
-        return bool(self.houses_for(number))
+        return number in _NUMBERS and any(masks[number] for masks in self.fits)
 
     def write(self, street: int, house: int, number: int, bis: bool = False) -> None:
         """Write a house number (the caller has checked legality)."""
@@ -161,7 +207,72 @@ class Sheet:
         self._filled += 1
         if bis:
             self.n_bis += 1
-        self._changed(street)
+        self._bounds[street] = None
+        self._fence_masks[street] = None
+        self._bis_spots[street] = None
+        self.street_cache[street] = None
+        self._narrow_fits(street, house, number)
+        self._complete_run(street, house)
+
+    def _narrow_fits(self, street: int, house: int, number: int) -> None:
+        """Update the fit masks after `number` was written in the empty `house`.
+
+        The house lies in a gap: the empty houses first..last between the
+        written numbers lo and hi (or a street end or roundabout), all of which
+        admit exactly the numbers lo < n < hi. Afterwards the house admits
+        nothing, the houses left of it admit only n < number and those right of
+        it only n > number; masks of numbers outside lo < n < hi never held
+        these houses, and the other gaps do not change.
+        """
+        numbers = self.numbers[street]
+        rounds = self.roundabouts[street]
+        first = house
+        while first and numbers[first - 1] is None and not rounds[first - 1]:
+            first -= 1
+        last, end = house, len(numbers) - 1
+        while last < end and numbers[last + 1] is None and not rounds[last + 1]:
+            last += 1
+        lo = _BELOW_ALL if first == 0 or rounds[first - 1] else numbers[first - 1]
+        hi = _ABOVE_ALL if last == end or rounds[last + 1] else numbers[last + 1]
+        if not lo <= number <= hi:  # out of order (hand-built sheets only): gaps widen
+            self.fits[street] = masks_from_bounds(self.street_bounds(street))
+            return
+        bit = 1 << house
+        left = bit - (1 << first)                # houses first .. house-1
+        right = (1 << (last + 1)) - (bit << 1)   # houses house+1 .. last
+        masks = list(self.fits[street])
+        lower, higher = ~(bit | right), ~(left | bit)
+        for n in range(lo + 1, min(number, hi)):
+            masks[n] &= lower
+        for n in range(max(number + 1, lo + 1), hi):
+            masks[n] &= higher
+        if lo < number < hi:
+            masks[number] &= lower & higher
+        self.fits[street] = tuple(masks)
+
+    def _complete_run(self, street: int, house: int) -> None:
+        """Update the runs and the unused estates after a write in `house`.
+
+        A write moves no fence, so the runs keep their bounds; it can only
+        complete the run holding `house`, which then becomes a new unused
+        estate (unless a plan line already covers it). When nothing is cached
+        there is nothing to update (an unused-estates list is only ever cached
+        together with the runs of every street).
+        """
+        runs = self._runs[street]
+        if runs is None:
+            self._unused = None
+            return
+        for index, (first, length, _done) in enumerate(runs):
+            if house < first + length:
+                break
+        if length > MAX_ESTATE_SIZE or None in self.numbers[street][first:first + length]:
+            return
+        runs = runs[:]  # copies of the sheet share the cached lists
+        runs[index] = (first, length, True)
+        self._runs[street] = runs
+        if self._unused is not None and not any(self.plan_use[street][first:first + length]):
+            self._unused = sorted([*self._unused, (street, first, length)])
 
     # ------------------------------------------------------------------ fences
     def fence_allowed(self, street: int, slot: int) -> bool:
@@ -175,44 +286,80 @@ class Sheet:
         use = self.plan_use[street]
         return not (use[slot] and use[slot] == use[slot + 1])
 
+    def fence_mask(self, street: int) -> int:
+        """Bitmask of the slots of one street where a fence may go now (bit k =
+        slot k): the slots :meth:`fence_allowed` accepts."""
+        cached = self._fence_masks[street]
+        if cached is not None:
+            return cached
+        numbers = self.numbers[street]
+        use = self.plan_use[street]
+        mask = 0
+        for slot, fenced in enumerate(self.fences[street]):
+            if fenced:
+                continue
+            left = numbers[slot]
+            if left is not None and left == numbers[slot + 1]:
+                continue  # a bis pair
+            line = use[slot]
+            if line and line == use[slot + 1]:
+                continue  # one plan's line
+            mask |= 1 << slot
+        self._fence_masks[street] = mask
+        return mask
+
     def fence_options(self) -> list[tuple[int, int]]:
+        """Every (street, slot) where a fence may go now, street by street."""
         return [
             (street, slot)
-            for street, row in enumerate(self.fences)
-            for slot in range(len(row))
-            if self.fence_allowed(street, slot)
+            for street in range(len(self.fences))
+            for slot in houses_of(self.fence_mask(street))
         ]
 
     def add_fence(self, street: int, slot: int) -> None:
         self.fences[street][slot] = True
         self._runs[street] = None
+        self._fence_masks[street] = None
+        self._bis_spots[street] = None
         self._unused = None
         self.street_cache[street] = None
 
     def mark_plan(self, street: int, house: int, deck: int) -> None:
         """Draw plan `deck`'s line over a house (the house now serves that plan)."""
         self.plan_use[street][house] = deck
+        self._fence_masks[street] = None
         self._unused = None
         self.street_cache[street] = None
 
     # --------------------------------------------------------------------- bis
+    def street_bis_options(self, street: int) -> list[tuple[int, int, int]]:
+        """The bis spots of one street, ignoring the bis track (see :meth:`bis_options`)."""
+        cached = self._bis_spots[street]
+        if cached is not None:
+            return cached
+        numbers = self.numbers[street]
+        fences = self.fences[street]
+        rounds = self.roundabouts[street]
+        last = len(numbers) - 1
+        options = []
+        for h, value in enumerate(numbers):
+            if value is not None or rounds[h]:
+                continue
+            if h > 0 and not fences[h - 1] and numbers[h - 1] is not None:
+                options.append((street, h, numbers[h - 1]))
+            if h < last and not fences[h] and numbers[h + 1] is not None:
+                options.append((street, h, numbers[h + 1]))
+        self._bis_spots[street] = options
+        return options
+
     def bis_options(self) -> list[tuple[int, int, int]]:
         """Every (street, house, number) a bis can write: an empty house next to a
         built one with no fence between, copying that neighbour's number."""
         if self.n_bis >= self.data.max_bis:
             return []
-        options = []
-        for street, numbers in enumerate(self.numbers):
-            fences = self.fences[street]
-            rounds = self.roundabouts[street]
-            last = len(numbers) - 1
-            for h, value in enumerate(numbers):
-                if value is not None or rounds[h]:
-                    continue
-                if h > 0 and not fences[h - 1] and numbers[h - 1] is not None:
-                    options.append((street, h, numbers[h - 1]))
-                if h < last and not fences[h] and numbers[h + 1] is not None:
-                    options.append((street, h, numbers[h + 1]))
+        options: list[tuple[int, int, int]] = []
+        for street in range(len(self.numbers)):
+            options += self.street_bis_options(street)
         return options
 
     # -------------------------------------------------------------- roundabouts
@@ -226,6 +373,7 @@ class Sheet:
         self.n_roundabouts += 1
         self._filled += 1
         self._changed(street)
+        self.fits[street] = masks_from_bounds(self.street_bounds(street))  # its gaps widen: recompute
 
     def roundabout_options(self) -> list[tuple[int, int]]:
         return [
@@ -245,21 +393,13 @@ class Sheet:
         cached = self._runs[street]
         if cached is not None:
             return cached
-        numbers = self.numbers[street]
-        rounds = self.roundabouts[street]
-        fences = self.fences[street]
+        numbers = self.numbers[street]  # a roundabout holds no number, so None marks both
         result = []
         start = 0
-        built = True
-        n = len(numbers)
-        for h in range(n):
-            if numbers[h] is None or rounds[h]:
-                built = False
-            if h == n - 1 or fences[h]:
-                length = h - start + 1
-                result.append((start, length, built and length <= MAX_ESTATE_SIZE))
-                start = h + 1
-                built = True
+        for end in [slot for slot, fenced in enumerate(self.fences[street]) if fenced] + [len(numbers) - 1]:
+            length = end + 1 - start
+            result.append((start, length, length <= MAX_ESTATE_SIZE and None not in numbers[start:end + 1]))
+            start = end + 1
         self._runs[street] = result
         return result
 

@@ -1,0 +1,256 @@
+"""The engine's caches against fresh computations from the raw sheet lists.
+
+The sheet keeps its legal placements (per-street, per-number house bitmasks)
+up to date on every write, updates its runs and unused estates in place, and
+caches fence slots and bis spots per street; plays, effects and offers are
+shared through memos. Every check here re-derives the answer from the sheet's
+lists (numbers, roundabouts, fences, plan lines) with plain loops written for
+the test, and runs after every single change of a sheet during random and
+greedy games of several variants, on the game's sheets and on copies.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import sheet_from
+from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, TEMP, TEMP_MODIFIERS
+from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.rules.game import Game, Seat
+from welcometo_sim.rules.sheet import Sheet, houses_of, masks_from_bounds
+from welcometo_sim.rules.variant import Variant
+from welcometo_sim.strategy import parse_strategy
+
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+VARIANTS = {
+    "base": Variant(),
+    "advanced": Variant(advanced=True),
+    "ice-cream": Variant(board="ice-cream"),
+    "expert": Variant(expert=True),
+}
+
+
+# ------------------------------------------------------- fresh computations
+def fresh_bounds(sheet: Sheet, street: int) -> list[tuple[int, int, int]]:
+    """(house, lo, hi) of every empty house: the nearest written numbers on
+    each side within its segment (-1 / 18 at a street end or roundabout)."""
+    numbers, rounds = sheet.numbers[street], sheet.roundabouts[street]
+    bounds = []
+    for house, value in enumerate(numbers):
+        if value is not None or rounds[house]:
+            continue
+        lo = next((numbers[k] for k in range(house - 1, -1, -1)
+                   if rounds[k] or numbers[k] is not None), None)
+        hi = next((numbers[k] for k in range(house + 1, len(numbers))
+                   if rounds[k] or numbers[k] is not None), None)
+        bounds.append((house, MIN_NUMBER - 1 if lo is None else lo, MAX_NUMBER + 1 if hi is None else hi))
+    return bounds
+
+
+def fresh_placements(sheet: Sheet) -> dict[int, list[tuple[int, int]]]:
+    """number -> every (street, house) where it may be written, in sheet order."""
+    placements: dict[int, list[tuple[int, int]]] = {n: [] for n in range(MIN_NUMBER, MAX_NUMBER + 1)}
+    for street in range(len(sheet.numbers)):
+        for house, lo, hi in fresh_bounds(sheet, street):
+            for number in range(lo + 1, hi):
+                placements[number].append((street, house))
+    return placements
+
+
+def fresh_runs(sheet: Sheet, street: int) -> list[tuple[int, int, bool]]:
+    numbers, rounds, fences = sheet.numbers[street], sheet.roundabouts[street], sheet.fences[street]
+    runs, first = [], 0
+    for house in range(len(numbers)):
+        if house == len(numbers) - 1 or fences[house]:
+            houses = range(first, house + 1)
+            built = all(numbers[h] is not None and not rounds[h] for h in houses)
+            runs.append((first, len(houses), built and len(houses) <= MAX_ESTATE_SIZE))
+            first = house + 1
+    return runs
+
+
+def fresh_unused(sheet: Sheet) -> list[tuple[int, int, int]]:
+    return [
+        (street, first, length)
+        for street in range(len(sheet.numbers))
+        for first, length, done in fresh_runs(sheet, street)
+        if done and not any(sheet.plan_use[street][h] for h in range(first, first + length))
+    ]
+
+
+def fresh_fence_options(sheet: Sheet) -> list[tuple[int, int]]:
+    options = []
+    for street, fences in enumerate(sheet.fences):
+        numbers, use = sheet.numbers[street], sheet.plan_use[street]
+        for slot, fenced in enumerate(fences):
+            bis_pair = numbers[slot] is not None and numbers[slot] == numbers[slot + 1]
+            one_line = use[slot] != 0 and use[slot] == use[slot + 1]
+            if not (fenced or bis_pair or one_line):
+                options.append((street, slot))
+    return options
+
+
+def fresh_bis_options(sheet: Sheet) -> list[tuple[int, int, int]]:
+    if sheet.n_bis >= len(sheet.data.bis_track) - 1:
+        return []
+    options = []
+    for street, numbers in enumerate(sheet.numbers):
+        fences, rounds = sheet.fences[street], sheet.roundabouts[street]
+        for house, value in enumerate(numbers):
+            if value is not None or rounds[house]:
+                continue
+            if house > 0 and not fences[house - 1] and numbers[house - 1] is not None:
+                options.append((street, house, numbers[house - 1]))
+            if house < len(numbers) - 1 and not fences[house] and numbers[house + 1] is not None:
+                options.append((street, house, numbers[house + 1]))
+    return options
+
+
+def fresh_plays(sheet: Sheet, offers: list[Offer]) -> list[tuple]:
+    """(offer, street, house, number, temp) of every play, in the documented order."""
+    placements = fresh_placements(sheet)
+    plays = []
+    for index, (number, effect, _n, _e) in enumerate(offers):
+        plays += [(index, s, h, number, False) for s, h in placements[number]]
+        if effect == TEMP:
+            for value in (number + d for d in TEMP_MODIFIERS):
+                plays += [(index, s, h, value, True) for s, h in placements.get(value, [])]
+    return plays
+
+
+def check_caches(sheet: Sheet) -> None:
+    """Every cached or incrementally kept fact of the sheet equals its fresh value."""
+    placements = fresh_placements(sheet)
+    for street in range(len(sheet.numbers)):
+        bounds = fresh_bounds(sheet, street)
+        assert tuple(sheet.fits[street]) == masks_from_bounds(bounds), street
+        assert sheet.street_bounds(street) == [b for b in bounds if b[1] + 1 < b[2]], street
+        assert sheet.runs(street) == fresh_runs(sheet, street), street
+    for number in range(MIN_NUMBER, MAX_NUMBER + 1):
+        assert sheet.houses_for(number) == placements[number], number
+        assert sheet.accepts(number) == bool(placements[number])
+    assert sheet.unused_estates() == fresh_unused(sheet)
+    assert sheet.fence_options() == fresh_fence_options(sheet)
+    assert sheet.bis_options() == fresh_bis_options(sheet)
+
+
+# ----------------------------------------------------- checks during games
+@contextmanager
+def checked_sheets():
+    """While active, every change of any sheet checks all of that sheet's caches."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("write", "add_fence", "mark_plan", "build_roundabout"):
+            method = getattr(Sheet, name)
+
+            def checked(self, *args, _method=method, **kwargs):
+                _method(self, *args, **kwargs)
+                check_caches(self)
+
+            patch.setattr(Sheet, name, checked)
+        yield
+
+
+def seats(kinds: list[str]) -> list[Seat]:
+    return [Seat(f"p{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)]
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(sorted(VARIANTS)),
+       kinds=st.lists(st.sampled_from(["random", "greedy"]), min_size=2, max_size=3))
+def test_caches_equal_fresh_values_after_every_change(seed, variant, kinds):
+    game = Game(VARIANTS[variant], seats(kinds), seed)
+    with checked_sheets():
+        while not game.play_turn():
+            for sheet in game.sheets:
+                check_caches(sheet)
+
+
+@settings(max_examples=12, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
+def test_plays_are_every_legal_placement_in_order(seed, variant):
+    game = Game(VARIANTS[variant], seats(["random", "random"]), seed)
+    while True:
+        for seat, sheet in enumerate(game.sheets):
+            offers = game.deck.offers(seat) if game.turn else []
+            plays = legal_plays(sheet, offers)
+            assert [tuple(p[:5]) for p in plays] == fresh_plays(sheet, offers)
+            assert all(p.truck is None for p in plays)
+        if game.play_turn():
+            break
+
+
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=SEEDS, data=st.data())
+def test_a_copy_and_its_original_keep_separate_caches(seed, data):
+    """Moves tried on copies (as search strategies do) leave the original's caches right."""
+    game = Game(VARIANTS["advanced"], seats(["random"]), seed)
+    while not game.play_turn():
+        original = game.sheets[0]
+        before = fresh_placements(original), fresh_unused(original), fresh_fence_options(original)
+        offers = [Offer(n, effect, 0, 0) for n, effect in ((data.draw(st.integers(0, 17)), "surveyor"),
+                                                           (data.draw(st.integers(0, 17)), "bis"))]
+        for play in legal_plays(original, offers)[:6]:
+            trial = original.copy()
+            apply_play(trial, play)
+            check_caches(trial)
+            for effect in effect_options(trial, offers[play.offer], play)[:4]:
+                deeper = trial.copy()
+                apply_effect(deeper, effect)
+                check_caches(deeper)
+        check_caches(original)
+        assert (fresh_placements(original), fresh_unused(original), fresh_fence_options(original)) == before
+
+
+# ------------------------------------------------------- hand-built sheets
+def test_a_write_narrows_only_its_own_gap():
+    sheet = sheet_from("2 . . . . . 9 . . .")
+    sheet.write(0, 3, 5)
+    assert sheet.houses_for(4) == [(0, 1), (0, 2)] + [(1, h) for h in range(11)] + [(2, h) for h in range(12)]
+    assert [h for s, h in sheet.houses_for(6) if s == 0] == [4, 5]
+    assert [h for s, h in sheet.houses_for(12) if s == 0] == [7, 8, 9]
+    check_caches(sheet)
+
+
+def test_bis_copies_keep_the_neighbouring_gap():
+    sheet = sheet_from("3 . . 8")
+    sheet.write(0, 1, 3, bis=True)  # copies the left neighbour: the rest of the gap keeps 3 < n < 8
+    assert [h for s, h in sheet.houses_for(4) if s == 0] == [2]
+    sheet.write(0, 2, 8, bis=True)  # copies the right neighbour
+    assert [s for s, _h in sheet.houses_for(5)] == [1] * 11 + [2] * 12
+    check_caches(sheet)
+
+
+def test_out_of_order_hand_built_numbers_recompute_their_street():
+    sheet = sheet_from("9 . . . . 3")  # never legal, but the helpers may build it
+    check_caches(sheet)
+    sheet.write(0, 8, 1)                # 1 right of 3: the houses between 3 and 1 admit nothing
+    check_caches(sheet)
+    assert [h for s, h in sheet.houses_for(2) if s == 0] == [9]
+    assert not any(sheet.can_write(0, h, n) for h in (1, 2, 3, 4, 6, 7) for n in range(18))
+
+
+def test_a_roundabout_widens_the_gaps_it_splits():
+    sheet = sheet_from("5 . 6 . . . . 7")  # houses 1 and 3..6 admit nothing
+    assert not any(sheet.can_write(0, h, n) for h in (1, 3, 4, 5, 6) for n in range(18))
+    sheet.build_roundabout(0, 4)           # house 3 now ends a segment, houses 5-6 start one
+    check_caches(sheet)
+    assert [h for s, h in sheet.houses_for(10) if s == 0] == [3, 8, 9]
+    assert [h for s, h in sheet.houses_for(0) if s == 0] == [5, 6]
+
+
+def test_completing_a_run_adds_it_to_the_unused_estates_in_sheet_order():
+    sheet = sheet_from("1 2 | 3 . | 5 6 |", "1 | 2")
+    assert sheet.unused_estates() == [(0, 0, 2), (0, 4, 2), (1, 0, 1)]
+    sheet.write(0, 3, 4)
+    assert sheet.unused_estates() == [(0, 0, 2), (0, 2, 2), (0, 4, 2), (1, 0, 1)]
+    check_caches(sheet)
+
+
+def test_houses_of_lists_the_set_bits_left_to_right():
+    assert houses_of(0) == ()
+    assert houses_of(0b1011) == (0, 1, 3)
+    assert houses_of(1 << 11) == (11,)
