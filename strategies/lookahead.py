@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from strategies.heuristic import HeuristicStrategy
+from welcometo_sim.evaluation import MoveEvaluator
 from welcometo_sim.rules.cards import pair_offers
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
                                     legal_plays)
@@ -77,6 +78,7 @@ class LookaheadStrategy(HeuristicStrategy):
         super().__init__(rng, params)
         self._counter: CardCounter | None = None
         self._replying = False
+        self._reply_evaluator: tuple[Sheet, MoveEvaluator | None] | None = None
 
     @classmethod
     def check_params(cls, params: dict) -> None:
@@ -118,6 +120,16 @@ class LookaheadStrategy(HeuristicStrategy):
             return scored[: self.params["reply_shortlist"]]
         return super()._candidates(view, scored)
 
+    def _evaluator(self, sheet: Sheet, view: PlayerView) -> MoveEvaluator | None:
+        """While replying, the evaluator of a candidate's sheet serves all its
+        samples (the sheet is the same; only the offers differ)."""
+        cached = self._reply_evaluator
+        if not self._replying or cached is None or cached[0] is not sheet:
+            return super()._evaluator(sheet, view)
+        if cached[1] is None:
+            cached = self._reply_evaluator = (sheet, super()._evaluator(sheet, view))
+        return cached[1]
+
     def _reply_value(self, view: PlayerView, sheet: Sheet, offers: list[Offer]) -> float:
         """The heuristic value of the best answer to `offers` on `sheet` (a refusal when none fits)."""
         future = replace(view, sheet=sheet, offers=offers, turn=view.turn + 1, next_effects=None)
@@ -126,6 +138,8 @@ class LookaheadStrategy(HeuristicStrategy):
         if plain and not self.params["reply_temps"]:
             plays = plain  # the temp agency's variants multiply the writes to score fivefold
         self._replying = True
+        if self._reply_evaluator is None or self._reply_evaluator[0] is not sheet:
+            self._reply_evaluator = (sheet, None)
         try:
             moves = self.ranked_moves(future, plays) if plays else []
         finally:
@@ -150,5 +164,6 @@ class LookaheadStrategy(HeuristicStrategy):
                 if mean > best_mean:
                     best_mean, best = mean, (value, play, effect)
             self._prepare(view)
+            self._reply_evaluator = None
         self._planned_effect = best[2]
         return best[1]
