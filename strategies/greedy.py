@@ -57,6 +57,20 @@ class GreedyStrategy(Strategy):
             + w["board"] * terms.board
         )
 
+    def linear_weights(self) -> tuple[float, float, float, float, float]:
+        """The weights of `value` in the order of `MoveEvaluator.write_scores`."""
+        w = self.params["weights"]
+        return w["points"], w["estate_potential"], w["flexibility"], w["plan_progress"], w["board"]
+
+    def _scores_in_bulk(self) -> bool:
+        """True when this class judges moves with greedy's own weighted sum (it
+        overrides none of `value`, `_play_value`, `_effect_value`): the move
+        evaluator then scores all writes or effect uses in one call, with the
+        same numbers and much less overhead per move."""
+        cls = type(self)
+        return (cls.value is GreedyStrategy.value and cls._play_value is GreedyStrategy._play_value
+                and cls._effect_value is GreedyStrategy._effect_value)
+
     def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
         terms = sheet_terms(sheet, view.plans, view.plan_first_turn, self.params["weights"]["temp"])
         return self.value(terms)
@@ -80,21 +94,29 @@ class GreedyStrategy(Strategy):
         """The candidate moves, best first: (value, play, best effect use or None).
         Every write is scored; effects are tried for the `_candidates` only."""
         evaluator = self._evaluator(view.sheet, view)
-        scored = []
-        seen: dict[tuple, float] = {}
-        for index, play in enumerate(plays):
-            if play is None:
-                continue
-            key = play[1:]  # the same write from two offers evaluates the same
-            if key not in seen:
-                seen[key] = self._play_value(view, play, evaluator)
-            scored.append((seen[key], -index, play))
-        scored.sort(key=lambda item: item[:2], reverse=True)
+        if evaluator is not None and self._scores_in_bulk():
+            if None in plays:
+                legal = [play for play in plays if play is not None]
+                order = [-index for index, play in enumerate(plays) if play is not None]
+            else:
+                legal, order = plays, range(0, -len(plays), -1)
+            scored = list(zip(evaluator.write_scores(legal, self.linear_weights()), order, legal))
+        else:
+            scored = []
+            seen: dict[tuple, float] = {}
+            for index, play in enumerate(plays):
+                if play is None:
+                    continue
+                key = play[1:]  # the same write from two offers evaluates the same
+                if key not in seen:
+                    seen[key] = self._play_value(view, play, evaluator)
+                scored.append((seen[key], -index, play))
+        scored.sort(reverse=True)  # by value, then offer order: (value, -index) never ties
         moves = []
         for order, (value, _, play) in enumerate(self._candidates(view, scored)):
-            effect, value = self._best_effect(view, play, value)
+            effect, value = self._best_effect(view, play, value, evaluator)
             moves.append((value, -order, play, effect))
-        moves.sort(key=lambda move: move[:2], reverse=True)
+        moves.sort(reverse=True)  # (value, -order) never ties
         return [(value, play, effect) for value, _, play, effect in moves]
 
     def refusal_value(self, view: PlayerView) -> float:
@@ -116,19 +138,47 @@ class GreedyStrategy(Strategy):
         """The plays (best first) whose effects are worth trying: the `shortlist` best writes."""
         return scored[: self.params["shortlist"]]
 
-    def _best_effect(self, view: PlayerView, play: Play, value: float) -> tuple[Effect | None, float]:
-        """The effect use (or None) that evaluates best after the play, and its value."""
+    def _best_effect(self, view: PlayerView, play: Play, value: float,
+                     evaluator: MoveEvaluator | None = None) -> tuple[Effect | None, float]:
+        """The effect use (or None) that evaluates best after the play, and its
+        value; `evaluator` is the one that scored the play (see `_scores_in_bulk`)."""
         best: Effect | None = None
         if play.temp:
             return best, value
+        offer = view.offers[play.offer]
+        if evaluator is not None and self._scores_in_bulk():
+            return self._best_effect_in_bulk(view, play, value, evaluator)
         after = view.sheet.copy()
         apply_play(after, play)
-        options = effect_options(after, view.offers[play.offer], play)
+        options = effect_options(after, offer, play)
         if not options:
             return best, value
         evaluator = self._evaluator(after, view)
         for effect in options:
             effect_value = self._effect_value(view, after, effect, evaluator)
+            if effect_value > value:
+                best, value = effect, effect_value
+        return best, value
+
+    def _best_effect_in_bulk(self, view: PlayerView, play: Play, value: float, evaluator: MoveEvaluator
+                             ) -> tuple[Effect | None, float]:
+        """`_best_effect` for greedy's own evaluation, without copying the sheet:
+        the evaluator after the write is derived from the one that scored it, so
+        an effect's value is the write's value plus what the effect changes. A
+        plain write changes the options of no effect but the bis (which may copy
+        the number just written), so only then is the play tried on a copy."""
+        best: Effect | None = None
+        offer = view.offers[play.offer]
+        if offer.effect == "bis":
+            after = view.sheet.copy()
+            apply_play(after, play)
+            options = effect_options(after, offer, play)
+        else:
+            options = effect_options(view.sheet, offer, play)
+        if not options:
+            return best, value
+        after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
+        for effect, effect_value in zip(options, after_write.effect_scores(options, self.linear_weights())):
             if effect_value > value:
                 best, value = effect, effect_value
         return best, value

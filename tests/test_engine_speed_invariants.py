@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import sheet_from
+from welcometo_sim.evaluation import MoveEvaluator, linear_score, street_facts, street_features, street_gaps
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, TEMP, TEMP_MODIFIERS
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, Seat
@@ -136,6 +138,24 @@ def check_caches(sheet: Sheet) -> None:
     assert sheet.unused_estates() == fresh_unused(sheet)
     assert sheet.fence_options() == fresh_fence_options(sheet)
     assert sheet.bis_options() == fresh_bis_options(sheet)
+    uncached = sheet.copy()
+    uncached.street_cache = [None] * len(sheet.numbers)
+    for street in range(len(sheet.numbers)):
+        assert street_features(sheet, street) == street_features(uncached, street), street
+        assert street_gaps(sheet, street) == fresh_gaps(sheet, street), street
+
+
+def fresh_gaps(sheet: Sheet, street: int) -> list[tuple[int, int, int, int]]:
+    """Live empty houses grouped into gaps: consecutive houses with the same bounds."""
+    gaps: list[list] = []
+    for house, lo, hi in fresh_bounds(sheet, street):
+        if lo + 1 >= hi:
+            continue
+        if gaps and gaps[-1][0] + gaps[-1][1] == house and gaps[-1][2:] == [lo, hi]:
+            gaps[-1][1] += 1
+        else:
+            gaps.append([house, 1, lo, hi])
+    return [tuple(gap) for gap in gaps]
 
 
 # ----------------------------------------------------- checks during games
@@ -254,3 +274,95 @@ def test_houses_of_lists_the_set_bits_left_to_right():
     assert houses_of(0) == ()
     assert houses_of(0b1011) == (0, 1, 3)
     assert houses_of(1 << 11) == (11,)
+
+
+# ------------------------------------------------------- move evaluation
+PLAN_IDS = ("estates-3-3-3", "estates-1-1-1-6", "estates-2-5")
+
+
+def _after_effect(evaluator: MoveEvaluator, effect) -> tuple:
+    """The Terms the evaluator predicts after one effect use (greedy's dispatch)."""
+    if effect.kind == "surveyor":
+        return evaluator.after_fence(effect.street, effect.position)
+    if effect.kind == "bis":
+        return evaluator.after_write(effect.street, effect.position, effect.number, bis=True)
+    if effect.kind == "real_estate":
+        return evaluator.after_real_estate(effect.position)
+    if effect.kind == "landscaper":
+        return evaluator.after_landscaper(effect.street)
+    return evaluator.after_pool()
+
+
+def _random_offers(rng, deck) -> list[Offer]:
+    return [Offer(n, e, i, i) for i, (n, e) in enumerate(deck[i] for i in rng.integers(len(deck), size=3))]
+
+
+def evaluation_cases(seed: int, variant: str = "base"):
+    """(sheet, plans, first_turn, offers) at every turn of a random game."""
+    rng = np.random.default_rng(seed)
+    game = Game(VARIANTS[variant], seats(["random", "greedy"]), seed, plan_ids=PLAN_IDS)
+    while not game.play_turn():
+        for sheet in game.sheets:
+            yield sheet, game.plans, tuple(game.first_turn), _random_offers(rng, sheet.data.deck)
+
+
+WEIGHTS = (1.0, 0.5, 1.5, 0.5, 1.0)
+
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=SEEDS)
+def test_scores_in_bulk_are_the_linear_scores_of_the_terms(seed):
+    """write_scores and effect_scores give exactly (==) linear_score of the Terms
+    that after_write and the after_* methods return, move by move."""
+    for sheet, plans, first, offers in evaluation_cases(seed):
+        evaluator = MoveEvaluator(sheet, plans, first, 0.5)
+        plays = legal_plays(sheet, offers)
+        expected = [linear_score(WEIGHTS, evaluator.after_write(p.street, p.house, p.number, False, p.temp))
+                    for p in plays]
+        assert evaluator.write_scores(plays, WEIGHTS) == expected
+        for play in plays[:8]:
+            if play.temp:
+                continue
+            after = sheet.copy()
+            apply_play(after, play)
+            options = effect_options(after, offers[play.offer], play)
+            after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
+            assert after_write.effect_scores(options, WEIGHTS) == [
+                linear_score(WEIGHTS, _after_effect(after_write, effect)) for effect in options]
+
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
+def test_the_evaluator_after_a_write_agrees_with_a_fresh_one_on_a_copy(seed, variant):
+    """after_write_evaluator (no copy, sums carried over) starts exactly where
+    after_write ends, and predicts every effect's terms as a new evaluator of
+    the copied sheet does (up to float rounding); a plain write leaves every
+    effect's options but the bis unchanged, which greedy relies on."""
+    for sheet, plans, first, offers in evaluation_cases(seed, variant):
+        evaluator = MoveEvaluator(sheet, plans, first, 0.5)
+        for play in legal_plays(sheet, offers)[:10]:
+            if play.temp:
+                continue
+            after = sheet.copy()
+            apply_play(after, play)
+            offer = offers[play.offer]
+            options = effect_options(after, offer, play)
+            if offer.effect != "bis":
+                assert effect_options(sheet, offer, play) == options
+            derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
+            fresh = MoveEvaluator(after, plans, first, 0.5)
+            assert derived.base() == evaluator.after_write(play.street, play.house, play.number)
+            assert derived.base() == pytest.approx(fresh.base(), abs=1e-9)
+            for effect in options:
+                assert _after_effect(derived, effect) == pytest.approx(_after_effect(fresh, effect), abs=1e-9)
+
+
+def test_street_facts_are_shared_by_copies_until_a_street_changes():
+    sheet = sheet_from("1 2 | 5", "3")
+    facts = [street_facts(sheet, s) for s in range(3)]
+    copy = sheet.copy()
+    copy.write(1, 4, 9)
+    assert street_facts(copy, 0) is facts[0] and street_facts(copy, 2) is facts[2]
+    assert street_features(copy, 1) == street_features(sheet_from("1 2 | 5", "3 . . . 9"), 1)
+    assert street_features(copy, 1) != facts[1].features
+    assert street_facts(sheet, 1) is facts[1]  # the original keeps its own

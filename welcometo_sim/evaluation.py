@@ -8,10 +8,11 @@ so trying a move on a copy only recomputes the street it touched.
 
 from __future__ import annotations
 
-from operator import mul
-from typing import NamedTuple, Sequence
+from operator import add, getitem, mul
+from typing import Iterable, NamedTuple, Sequence
 
-from .rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, PlanSpec
+from .rules.data import (BIS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, REAL_ESTATE, SURVEYOR,
+                         PlanSpec)
 from .rules.sheet import Sheet
 
 NUMBER_RANGE = MAX_NUMBER - MIN_NUMBER + 1
@@ -54,29 +55,102 @@ def _weights(sheet: Sheet) -> tuple[float, ...]:
     return weights
 
 
+_WEIGHT_SUM_CACHE: dict[int, tuple[object, list[list[float]]]] = {}
+
+
+def _weight_sums(sheet: Sheet) -> list[list[float]]:
+    """`sums[lo + 1][hi]` = the sum, left to right, of the weights of the
+    numbers lo < n < hi (lo from -1, hi up to 18), looked up instead of summed
+    for every gap. Cached per deck (the deck is kept to check the id)."""
+    deck = sheet.data.deck
+    cached = _WEIGHT_SUM_CACHE.get(id(deck))
+    if cached is None or cached[0] is not deck:
+        weights = _weights(sheet)
+        sums = [[sum(weights[max(lo + 1, MIN_NUMBER):min(hi, MAX_NUMBER + 1)]) for hi in range(MAX_NUMBER + 2)]
+                for lo in range(MIN_NUMBER - 1, MAX_NUMBER + 1)]
+        cached = _WEIGHT_SUM_CACHE[id(deck)] = (deck, sums)
+    return cached[1]
+
+
+def street_gaps(sheet: Sheet, street: int, numbers: Sequence[int | None] | None = None
+                ) -> list[tuple[int, int, int, int]]:
+    """The gaps of a street, left to right: (first house, length, lo, hi) for
+    each run of empty houses between two written numbers of a segment (lo / hi
+    are -1 / 18 at a street end or roundabout), leaving out dead gaps where no
+    number fits (lo + 1 >= hi). The same houses and bounds as
+    :meth:`Sheet.street_bounds`, grouped, in one pass over the street.
+    `numbers` replaces the street's numbers (a write not made yet)."""
+    rounds = sheet.roundabouts[street]
+    if numbers is None:
+        numbers = sheet.numbers[street]
+    gaps = []
+    lo, first = MIN_NUMBER - 1, -1
+    for house, value in enumerate(numbers):
+        if value is None and not rounds[house]:
+            if first < 0:
+                first = house
+            continue
+        if first >= 0:
+            hi = MAX_NUMBER + 1 if rounds[house] else value
+            if lo + 1 < hi:
+                gaps.append((first, house - first, lo, hi))
+            first = -1
+        lo = MIN_NUMBER - 1 if rounds[house] else value
+    if first >= 0 and lo + 1 < MAX_NUMBER + 1:
+        gaps.append((first, len(numbers) - first, lo, MAX_NUMBER + 1))
+    return gaps
+
+
 def street_flexibility(sheet: Sheet, street: int) -> float:
     """How many empty houses of a street could still be built. Each gap (empty
     houses between two written numbers of a segment) takes at most as many
     houses as there are numbers left that fit in it, rare numbers counting less."""
-    weights = _weights(sheet)
+    weight_sums = _weight_sums(sheet)
     total = 0.0
-    gap_len, gap_end, gap_lo, gap_hi = 0, -2, 0, 0
-    for house, lo, hi in sheet.street_bounds(street) + [(-2, 0, 0)]:
-        if house == gap_end + 1 and lo == gap_lo and hi == gap_hi:
-            gap_len, gap_end = gap_len + 1, house
-            continue
-        if gap_len:
-            numbers = sum(weights[max(gap_lo + 1, MIN_NUMBER):min(gap_hi, MAX_NUMBER + 1)])
-            total += gap_len if gap_len < numbers else numbers
-        gap_len, gap_end, gap_lo, gap_hi = 1, house, lo, hi
+    for _first, length, lo, hi in street_gaps(sheet, street):
+        numbers = weight_sums[lo + 1][hi]
+        total += length if length < numbers else numbers
     return total
+
+
+class StreetFacts:
+    """What evaluation knows about one street as it stands, cached on the sheet
+    (``sheet.street_cache[street]``; the sheet drops it whenever the street
+    changes, so it always describes the street as it is): its
+    :class:`StreetFeatures`, and for move evaluation, filled on first use, the
+    gap of each empty house as (first, last, lo, hi, flexibility) (see
+    `MoveEvaluator._gap`), the fenced run (first, length) holding each house,
+    the `MoveEvaluator._run` state of whole runs by first house, and for each
+    fence slot the run it would split with its two parts (as `_run` states).
+    Copies of a sheet share the facts of the streets they have not changed."""
+
+    __slots__ = ("features", "gaps", "runs_at", "whole_runs", "fence_splits")
+
+    def __init__(self, features: StreetFeatures | None) -> None:
+        self.features = features
+        self.gaps: list[tuple[int, int, int, int, float] | None] | None = None
+        self.runs_at: list[tuple[int, int]] | None = None
+        self.whole_runs: dict[int, tuple[int, int, float]] = {}
+        self.fence_splits: dict[int, tuple] = {}
+
+
+def street_facts(sheet: Sheet, street: int) -> StreetFacts:
+    """The cached :class:`StreetFacts` of one street."""
+    facts = sheet.street_cache[street]
+    if facts is None:
+        facts = sheet.street_cache[street] = StreetFacts(_street_features(sheet, street))
+    return facts  # type: ignore[return-value]
 
 
 def street_features(sheet: Sheet, street: int) -> StreetFeatures:
     """The cached :class:`StreetFeatures` of one street."""
-    cached = sheet.street_cache[street]
-    if cached is not None:
-        return cached  # type: ignore[return-value]
+    facts = sheet.street_cache[street]
+    if facts is None:
+        facts = street_facts(sheet, street)
+    return facts.features  # type: ignore[union-attr]
+
+
+def _street_features(sheet: Sheet, street: int) -> StreetFeatures:
     completed = [0] * MAX_ESTATE_SIZE
     unused = [0] * MAX_ESTATE_SIZE
     partial = [0.0] * MAX_ESTATE_SIZE
@@ -88,20 +162,18 @@ def street_features(sheet: Sheet, street: int) -> StreetFeatures:
     for first, length, done in sheet.runs(street):
         if length > MAX_ESTATE_SIZE:
             continue
-        houses = range(first, first + length)
+        end = first + length
         if done:
             completed[length - 1] += 1
-            if not any(use[h] for h in houses):
+            if not any(use[first:end]):
                 unused[length - 1] += 1
-        elif not any(rounds[h] for h in houses):
-            built = sum(numbers[h] is not None for h in houses)
+        elif True not in rounds[first:end]:
+            built = length - numbers[first:end].count(None)
             partial[length - 1] += (built / length) ** 2
             open_runs[length - 1] += 1
             share[length - 1] += built / length
-    features = StreetFeatures(tuple(completed), tuple(unused), tuple(partial),
-                              street_flexibility(sheet, street), tuple(open_runs), tuple(share))
-    sheet.street_cache[street] = features
-    return features
+    return StreetFeatures(tuple(completed), tuple(unused), tuple(partial),
+                          street_flexibility(sheet, street), tuple(open_runs), tuple(share))
 
 
 def sheet_features(sheet: Sheet) -> list[StreetFeatures]:
@@ -249,23 +321,46 @@ def _window(prefix: list[float], lo: int, hi: int) -> float:
     return prefix[high] - prefix[low] if high > low else 0.0
 
 
+_WINDOW_CACHE: dict[int, tuple[object, list[float], list[list[float]]]] = {}
+
+
+def _windows(sheet: Sheet) -> tuple[list[float], list[list[float]]]:
+    """The number-weight prefix sums of the sheet's deck and the table
+    `windows[lo + 1][hi] == _window(prefix, lo, hi)` for every bound a gap can
+    have (lo from -1, hi up to 18): move evaluation looks windows up instead of
+    computing them. Cached per deck (the deck is kept to check the id)."""
+    deck = sheet.data.deck
+    cached = _WINDOW_CACHE.get(id(deck))
+    if cached is None or cached[0] is not deck:
+        prefix = _prefix_weights(sheet)
+        table = [[_window(prefix, lo, hi) for hi in range(MAX_NUMBER + 2)]
+                 for lo in range(MIN_NUMBER - 1, MAX_NUMBER + 1)]
+        cached = _WINDOW_CACHE[id(deck)] = (deck, prefix, table)
+    return cached[1], cached[2]
+
+
 def _gap_value(length: int, window: float) -> float:
     return length if length < window else window
 
 
-def _gaps_of(bounds: list[tuple[int, int, int]]) -> dict[int, tuple[int, int, int, int]]:
-    """house -> (first house, length, lo, hi) of its gap, from a street's bounds."""
-    gaps: dict[int, tuple[int, int, int, int]] = {}
-    members: list[int] = []
-    for index, (house, lo, hi) in enumerate(bounds):
-        members.append(house)
-        nxt = bounds[index + 1] if index + 1 < len(bounds) else None
-        if nxt is None or nxt[0] != house + 1 or nxt[1] != lo or nxt[2] != hi:
-            gap = (members[0], len(members), lo, hi)
-            for h in members:
-                gaps[h] = gap
-            members = []
-    return gaps
+_NO_RUN = (-1, 0, 0.0)
+"""The `_run` state of a run that cannot become an estate (it changes no sum)."""
+
+
+def _count_run(counts: list[list], size: int, done: int, share: float, sign: int) -> None:
+    """Add (sign 1) or take away (-1) one run's `_run` state to or from the
+    per-size counts [completed, unused, partial, open, share]."""
+    if size < 0:
+        return
+    completed, unused, partial, open_runs, shares = counts
+    if done:
+        completed[size] += sign
+        if done == 2:
+            unused[size] += sign
+    else:
+        partial[size] += sign * share * share
+        open_runs[size] += sign
+        shares[size] += sign * share
 
 
 class MoveEvaluator:
@@ -284,28 +379,28 @@ class MoveEvaluator:
     def __init__(self, sheet: Sheet, plans: Sequence[PlanSpec],
                  first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0,
                  size_bonus: Sequence[float] | None = None) -> None:
+        # Plan progress by unused-estate counts: valid while plans, first_turn
+        # and the sheet's completed plans stay the same, so evaluators made by
+        # `after_write_evaluator` share it.
+        self._progress: dict[tuple[int, ...], float] = {}
+        self._setup(sheet, plans, first_turn, temp_value, size_bonus)
+
+    def _setup(self, sheet: Sheet, plans: Sequence[PlanSpec], first_turn: Sequence[int | None],
+               temp_value: float, size_bonus: Sequence[float] | None) -> None:
         self.sheet = sheet
+        self.rows = sheet.numbers  # the numbers it judges (see `after_write_evaluator`)
         self.plans = plans
         self.first_turn = first_turn
-        features = sheet_features(sheet)
+        self.temp_value = temp_value
+        self.size_bonus = size_bonus
         data = sheet.data
-        self.values = [track[k] for track, k in zip(data.real_estate_tracks, sheet.real_estate)]
-        self.completed = [sum(c) for c in zip(*(f.completed for f in features))]
-        self.unused = [sum(c) for c in zip(*(f.unused for f in features))]
-        self.partial = [sum(c) for c in zip(*(f.partial for f in features))]
-        self.estates = sum(map(mul, self.completed, self.values))
-        self.potential = sum(map(mul, self.partial, self.values))
-        self.open = [sum(c) for c in zip(*(f.open for f in features))]
-        self.share = [sum(c) for c in zip(*(f.share for f in features))]
+        self.values = list(map(getitem, data.real_estate_tracks, sheet.real_estate))
         self.worth = self.values if size_bonus is None else [
             v + b for v, b in zip(self.values, size_bonus)]
-        self.open_value = sum(map(mul, self.open, self.worth))
-        self.share_value = sum(map(mul, self.share, self.worth))
-        self.flex = sum(f.flexibility for f in features)
-        self.prefix = _prefix_weights(sheet)
+        self.prefix, self.windows = _windows(sheet)
         n_pools, n_bis, temps = sheet.n_pools, sheet.n_bis, sheet.temps
         self.other_points = (
-            sum(sheet.plan_points) + sum(track[k] for track, k in zip(data.park_tracks, sheet.parks))
+            sum(sheet.plan_points) + sum(map(getitem, data.park_tracks, sheet.parks))
             + data.pool_track[n_pools] - data.bis_track[n_bis]
             - data.roundabout_track[sheet.n_roundabouts] - data.refusal_track[sheet.refusals]
             + temp_value * temps
@@ -313,10 +408,65 @@ class MoveEvaluator:
         self.temp_gain = temp_value * (temps < data.temp_boxes)
         self.bis_cost = data.bis_track[min(n_bis + 1, data.max_bis)] - data.bis_track[n_bis]
         self.pool_gain = data.pool_track[min(n_pools + 1, len(data.pool_track) - 1)] - data.pool_track[n_pools]
-        self.progress = self._plan_progress(self.unused)
-        self._progress: dict[tuple[int, ...], float] = {tuple(self.unused): self.progress}
-        self._gaps: list[dict[int, tuple[int, int, int, int, float]] | None] = [None] * len(sheet.numbers)
-        self._filled: dict[tuple[int, int], tuple[float, float, float, float, float]] = {}
+        self._sum_streets([street_facts(sheet, s) for s in range(len(sheet.numbers))])
+        self._writes: list[list[tuple[float, float, float, float, float] | None] | None] = [
+            None] * len(sheet.numbers)
+
+    def _sum_streets(self, facts: list[StreetFacts]) -> None:
+        """The sheet-wide sums of the streets' features, street by street."""
+        self._facts = facts
+        features = [f.features for f in facts]
+        size = MAX_ESTATE_SIZE
+        # Every per-size count of every street in one vector, summed over the
+        # streets element by element: the same additions, in the same order,
+        # as sum() per field (0 + x is x for these non-negative numbers).
+        vectors = [f.completed + f.unused + f.partial + f.open + f.share for f in features]
+        totals = vectors[0]
+        for vector in vectors[1:]:
+            totals = list(map(add, totals, vector))
+        self.completed = totals[:size]
+        self.unused = totals[size:2 * size]
+        self.partial = totals[2 * size:3 * size]
+        self.estates = sum(map(mul, self.completed, self.values))
+        self.potential = sum(map(mul, self.partial, self.values))
+        self.open = totals[3 * size:4 * size]
+        self.share = totals[4 * size:]
+        self.open_value = sum(map(mul, self.open, self.worth))
+        self.share_value = sum(map(mul, self.share, self.worth))
+        self.flex = sum([f.flexibility for f in features])
+        self.progress = self._progress_after({})
+
+    def after_write_evaluator(self, street: int, house: int, number: int) -> "MoveEvaluator":
+        """An evaluator of the sheet after `number` is written in the empty
+        `house` (no temp, no bis), without copying the sheet: the written house
+        counts as built in everything it works out later, and its sums are this
+        evaluator's plus the write's change, the very ones `after_write` and
+        `write_scores` use. So its `base()` equals ``after_write(street, house,
+        number)``, an effect that changes nothing scores exactly what the write
+        scores, and the value of an effect is that of the write plus what the
+        effect changes. (A new MoveEvaluator on a copy of the sheet gives the
+        same terms up to the last bits of the floats, summed in another order.)"""
+        other = MoveEvaluator.__new__(MoveEvaluator)
+        other.__dict__.update(self.__dict__)
+        other.estates, other.potential, other.progress, other.open_value, other.share_value = \
+            self._write_change(street, house)
+        other.flex = self._write_sums(street, house, number, 0.0)[2]
+        first, length = self._run_at(street, house)
+        counts = [self.completed[:], self.unused[:], self.partial[:], self.open[:], self.share[:]]
+        for (size, done, share), sign in ((self._whole_run(street, first, length), -1),
+                                          (self._run(street, first, length, house), 1)):
+            _count_run(counts, size, done, share, sign)
+        other.completed, other.unused, other.partial, other.open, other.share = counts
+        row = self.rows[street][:]
+        row[house] = number
+        other.rows = self.rows[:]
+        other.rows[street] = row
+        written = StreetFacts(None)  # facts of the street as it will be, kept by this evaluator only
+        written.runs_at = self._facts[street].runs_at  # a write moves no fence
+        other._facts = self._facts[:]
+        other._facts[street] = written
+        other._writes = [None] * len(self.rows)
+        return other
 
     # ---------------------------------------------------------------- pieces
     def _plan_progress(self, unused: list[int]) -> float:
@@ -335,10 +485,22 @@ class MoveEvaluator:
         return progress
 
     def _run_at(self, street: int, house: int) -> tuple[int, int]:
-        for first, length, _done in self.sheet.runs(street):
-            if first <= house < first + length:
-                return first, length
-        raise ValueError(f"house {house} is not on street {street}")
+        """(first house, length) of the fenced run holding `house`."""
+        facts = self._facts[street]
+        runs = facts.runs_at
+        if runs is None:
+            runs = facts.runs_at = [
+                (first, length) for first, length, _done in self.sheet.runs(street) for _ in range(length)]
+        return runs[house]
+
+    def _whole_run(self, street: int, first: int, length: int) -> tuple[int, int, float]:
+        """`_run` of a whole fenced run as it stands, remembered: every write in
+        the run and every fence inside it start from it."""
+        states = self._facts[street].whole_runs
+        state = states.get(first)
+        if state is None:
+            state = states[first] = self._run(street, first, length)
+        return state
 
     def _run(self, street: int, first: int, length: int, extra: int = -1) -> tuple[int, int, float]:
         """What a run brings, counting house `extra` as built: (size index, or -1
@@ -347,7 +509,7 @@ class MoveEvaluator:
         if length > MAX_ESTATE_SIZE:
             return -1, 0, 0.0
         sheet = self.sheet
-        numbers = sheet.numbers[street]
+        numbers = self.rows[street]
         rounds = sheet.roundabouts[street]
         built = 0
         for h in range(first, first + length):
@@ -363,73 +525,114 @@ class MoveEvaluator:
     def _gap(self, street: int, house: int) -> tuple[int, int, int, int, float]:
         """(first house, last house, lo, hi, flexibility) of the gap holding an
         empty house (a dead house has no gap: last < first)."""
-        gaps = self._gaps[street]
-        if gaps is None:
-            gaps = self._gaps[street] = {
-                h: (first, first + length - 1, lo, hi, _gap_value(length, _window(self.prefix, lo, hi)))
-                for h, (first, length, lo, hi) in _gaps_of(self.sheet.street_bounds(street)).items()
-            }
-        return gaps.get(house, (house, house - 1, 0, 0, 0.0))
+        facts = self._facts[street]
+        gaps = facts.gaps
+        if gaps is None:  # the first look at this street
+            gaps = facts.gaps = [None] * len(self.rows[street])
+            windows = self.windows
+            for first, length, lo, hi in street_gaps(self.sheet, street, self.rows[street]):
+                gap = (first, first + length - 1, lo, hi, _gap_value(length, windows[lo + 1][hi]))
+                gaps[first:first + length] = [gap] * length
+        return gaps[house] or (house, house - 1, 0, 0, 0.0)
+
+    def _write_change(self, street: int, house: int) -> tuple[float, float, float, float, float]:
+        """`_change` of a number written in the empty `house`. One more built
+        house changes its run the same way whichever empty house it is, so this
+        is computed once per run and remembered for all its houses."""
+        changes = self._writes[street]
+        if changes is None:
+            changes = self._writes[street] = [None] * len(self.rows[street])
+        change = changes[house]
+        if change is None:  # the first write in this run
+            first, length = self._run_at(street, house)
+            change = self._change(self._whole_run(street, first, length), self._run(street, first, length, house))
+            numbers = self.rows[street]
+            for h in range(first, first + length):
+                if numbers[h] is None:
+                    changes[h] = change
+        return change
 
     def _terms(self, estates: float, potential: float, flex: float, progress: float,
                points: float = 0.0, open_value: float | None = None,
                share_value: float | None = None) -> Terms:
-        return Terms(self.other_points + points + estates, potential, flex, progress, 0.0,
-                     self.open_value if open_value is None else open_value,
-                     self.share_value if share_value is None else share_value)
+        return tuple.__new__(Terms, (  # several times cheaper than Terms(...) on this hot path
+            self.other_points + points + estates, potential, flex, progress, 0.0,
+            self.open_value if open_value is None else open_value,
+            self.share_value if share_value is None else share_value))
 
-    def _change(self, old: tuple[int, int, float], *new: tuple[int, int, float]
-                ) -> tuple[float, float, float, float, float]:
+    def _change(self, old: tuple[int, int, float], new: tuple[int, int, float],
+                other_new: tuple[int, int, float] = _NO_RUN) -> tuple[float, float, float, float, float]:
         """(estate points, potential, progress, open estates, built share) after
-        run `old` becomes the `new` runs."""
+        run `old` becomes run `new` (and `other_new`, when a fence splits it)."""
         values, worth = self.values, self.worth
         estates, potential = self.estates, self.potential
         open_value, share_value = self.open_value, self.share_value
-        unused_change: dict[int, int] = {}
-        for (size, done, share), sign in ((old, -1), *((run, 1) for run in new)):
-            if size < 0:
-                continue
-            value = values[size]
-            if done:
-                estates += sign * value
-                if done == 2:
-                    unused_change[size] = unused_change.get(size, 0) + sign
-            else:
-                potential += sign * share * share * value
-                open_value += sign * worth[size]
-                share_value += sign * share * worth[size]
-        changed = any(unused_change.values())
-        progress = self._progress_after(unused_change) if changed else self.progress
+        unused_change: dict[int, int] | None = None
+        sign = -1  # the old run first, then the new ones
+        for size, done, share in (old, new, other_new):
+            if size >= 0:
+                value = values[size]
+                if done:
+                    estates += sign * value
+                    if done == 2:
+                        if unused_change is None:
+                            unused_change = {}
+                        unused_change[size] = unused_change.get(size, 0) + sign
+                else:
+                    potential += sign * share * share * value
+                    open_value += sign * worth[size]
+                    share_value += sign * share * worth[size]
+            sign = 1
+        changed = unused_change is not None and any(unused_change.values())
+        progress = self._progress_after(unused_change) if changed else self.progress  # type: ignore[arg-type]
         return estates, potential, progress, open_value, share_value
 
     # ----------------------------------------------------------------- moves
     def after_write(self, street: int, house: int, number: int, bis: bool = False,
                     temp: bool = False) -> Terms:
         """Terms after writing `number` in an empty house (a bis when `bis`)."""
-        key = (street, house)
-        change = self._filled.get(key)
-        if change is None:  # the same for every number written there
-            first, length = self._run_at(street, house)
-            change = self._filled[key] = self._change(self._run(street, first, length),
-                                                      self._run(street, first, length, house))
-        estates, potential, progress, open_value, share_value = change
-        gap_first, gap_last, lo, hi, gap_flex = self._gap(street, house)
-        flex = self.flex
-        if gap_last >= gap_first:
-            prefix = self.prefix
-            flex += (_gap_value(house - gap_first, _window(prefix, lo, number))
-                     + _gap_value(gap_last - house, _window(prefix, number, hi)) - gap_flex)
         points = (self.temp_gain if temp else 0.0) - (self.bis_cost if bis else 0.0)
-        return self._terms(estates, potential, flex, progress, points, open_value, share_value)
+        return tuple.__new__(Terms, self._write_sums(street, house, number, points))
+
+    def _write_sums(self, street: int, house: int, number: int, points: float
+                    ) -> tuple[float, float, float, float, float, float, float]:
+        """The fields of `after_write`'s Terms; `points` is its temp gain or bis cost."""
+        changes = self._writes[street]
+        change = changes[house] if changes is not None else None
+        if change is None:
+            change = self._write_change(street, house)
+        estates, potential, progress, open_value, share_value = change
+        gaps = self._facts[street].gaps
+        gap = gaps[house] if gaps is not None else None
+        if gap is None:
+            gap = self._gap(street, house)
+        gap_first, gap_last, lo, hi, gap_flex = gap
+        flex = self.flex
+        if gap_last >= gap_first:  # the gap splits at `house` (inlined _gap_value and _window)
+            left, left_window = house - gap_first, self.windows[lo + 1][number]
+            right, right_window = gap_last - house, self.windows[number + 1][hi]
+            flex += ((left if left < left_window else left_window)
+                     + (right if right < right_window else right_window) - gap_flex)
+        return self.other_points + points + estates, potential, flex, progress, 0.0, open_value, share_value
 
     def after_fence(self, street: int, slot: int) -> Terms:
         """Terms after a fence on `slot` (the run there splits in two)."""
+        return tuple.__new__(Terms, self._fence_sums(street, slot))
+
+    def _fence_sums(self, street: int, slot: int) -> tuple[float, float, float, float, float, float, float]:
+        """The fields of `after_fence`'s Terms."""
+        split = self._facts[street].fence_splits.get(slot) or self._fence_split(street, slot)
+        estates, potential, progress, open_value, share_value = self._change(*split)
+        return self.other_points + 0.0 + estates, potential, self.flex, progress, 0.0, open_value, share_value
+
+    def _fence_split(self, street: int, slot: int) -> tuple:
+        """The `_run` states of the run a fence on `slot` splits and of its two parts."""
         first, length = self._run_at(street, slot)
         left = slot - first + 1
-        estates, potential, progress, open_value, share_value = self._change(
-            self._run(street, first, length), self._run(street, first, left),
+        split = self._facts[street].fence_splits[slot] = (
+            self._whole_run(street, first, length), self._run(street, first, left),
             self._run(street, slot + 1, length - left))
-        return self._terms(estates, potential, self.flex, progress, 0.0, open_value, share_value)
+        return split
 
     def after_real_estate(self, size: int) -> Terms:
         track = self.sheet.data.real_estate_tracks[size - 1]
@@ -451,6 +654,74 @@ class MoveEvaluator:
     def base(self) -> Terms:
         """Terms of the sheet as it is."""
         return self._terms(self.estates, self.potential, self.flex, self.progress)
+
+    # --------------------------------------------------------------- scores
+    def write_scores(self, plays: Iterable[Sequence], weights: Sequence[float]) -> list[float]:
+        """``linear_score(weights, after_write(play.street, play.house,
+        play.number, temp=play.temp))`` for each play
+        (:class:`~welcometo_sim.rules.effects.Play`), computed with the same
+        operations in the same order (so exactly the same floats) but without
+        making the Terms: the inner loop of a search that weighs the terms
+        linearly. What does not depend on the number is worked out once per
+        house: the weighted points and potential (with and without a temp box
+        crossed) and the weighted plan progress."""
+        w_points, w_potential, w_flex, w_progress, w_board = weights
+        board = w_board * 0.0
+        other, temp_points, base_flex, windows = self.other_points, self.temp_gain - 0.0, self.flex, self.windows
+        by_house: list[list[tuple | None]] = [[None] * len(row) for row in self.rows]
+        scores = []
+        for _offer, street, house, number, temp, *_rest in plays:
+            known = by_house[street][house]
+            if known is None:
+                estates, potential, progress, _open, _share = self._write_change(street, house)
+                known = by_house[street][house] = (
+                    w_points * (other + 0.0 + estates) + w_potential * potential,
+                    w_points * (other + temp_points + estates) + w_potential * potential,
+                    w_progress * progress, self._gap(street, house))
+            plain, with_temp, progress_score, (gap_first, gap_last, lo, hi, gap_flex) = known
+            flex = base_flex
+            if gap_last >= gap_first:  # as in `_write_sums`
+                left, left_window = house - gap_first, windows[lo + 1][number]
+                right, right_window = gap_last - house, windows[number + 1][hi]
+                flex += ((left if left < left_window else left_window)
+                         + (right if right < right_window else right_window) - gap_flex)
+            scores.append((with_temp if temp else plain) + w_flex * flex + progress_score + board)
+        return scores
+
+    def effect_scores(self, effects: Iterable[tuple], weights: Sequence[float]) -> list[float]:
+        """``linear_score(weights, terms)`` of the Terms after each effect use
+        (:class:`~welcometo_sim.rules.effects.Effect`: a fence, a bis write, a
+        real-estate or park box, or a pool), like `write_scores`."""
+        w_points, w_potential, w_flex, w_progress, w_board = weights
+        other, flex_score, board = self.other_points, w_flex * self.flex, w_board * 0.0
+        facts, change = self._facts, self._change
+        scores = []
+        for kind, street, position, number in effects:
+            if kind == SURVEYOR:  # `_fence_sums`, inlined: most effect uses are fences
+                split = facts[street].fence_splits.get(position) or self._fence_split(street, position)
+                estates, potential, progress, _open, _share = change(*split)
+                scores.append(w_points * (other + 0.0 + estates) + w_potential * potential + flex_score
+                              + w_progress * progress + board)
+                continue
+            if kind == BIS:
+                sums = self._write_sums(street, position, number, 0.0 - self.bis_cost)
+            elif kind == REAL_ESTATE:
+                sums = self.after_real_estate(position)
+            elif kind == LANDSCAPER:
+                sums = self.after_landscaper(street)
+            else:
+                sums = self.after_pool()
+            scores.append(w_points * sums[0] + w_potential * sums[1] + w_flex * sums[2]
+                          + w_progress * sums[3] + w_board * sums[4])
+        return scores
+
+
+def linear_score(weights: Sequence[float], terms: Terms) -> float:
+    """The weighted sum of the first five terms, `weights` in the order points,
+    estate_potential, flexibility, plan_progress, board (greedy's evaluation)."""
+    w_points, w_potential, w_flex, w_progress, w_board = weights
+    return (w_points * terms.points + w_potential * terms.estate_potential + w_flex * terms.flexibility
+            + w_progress * terms.plan_progress + w_board * terms.board)
 
 
 # ------------------------------------------------- terms about the future

@@ -56,6 +56,11 @@ _HOUSES_OF: dict[int, tuple[int, ...]] = {}
 """Memo of :func:`houses_of` (at most 2**houses-per-street entries)."""
 
 
+def _copy_rows(rows: list[list]) -> list[list]:
+    """A copy of each street's list (map over list.copy: no Python loop)."""
+    return list(map(list.copy, rows))
+
+
 class Sheet:
     """The state of one player's sheet.
 
@@ -107,13 +112,14 @@ class Sheet:
         """An independent copy, for strategies that try moves before choosing."""
         other = Sheet.__new__(Sheet)
         other.data = self.data
-        other.numbers = [row[:] for row in self.numbers]
-        other.is_bis = [row[:] for row in self.is_bis]
-        other.roundabouts = [row[:] for row in self.roundabouts]
-        other.fences = [row[:] for row in self.fences]
-        other.plan_use = [row[:] for row in self.plan_use]
+        rows = _copy_rows
+        other.numbers = rows(self.numbers)
+        other.is_bis = rows(self.is_bis)
+        other.roundabouts = rows(self.roundabouts)
+        other.fences = rows(self.fences)
+        other.plan_use = rows(self.plan_use)
         other.parks = self.parks[:]
-        other.pools = [row[:] for row in self.pools]
+        other.pools = rows(self.pools)
         other.real_estate = self.real_estate[:]
         other.temps = self.temps
         other.n_bis = self.n_bis
@@ -440,7 +446,7 @@ class Sheet:
 
     @property
     def n_pools(self) -> int:
-        return sum(sum(row) for row in self.pools)
+        return sum(map(sum, self.pools))
 
     def plans_completed(self) -> int:
         return sum(turn is not None for turn in self.plan_turns)
