@@ -131,7 +131,7 @@ class StreetFacts:
         self.gaps: list[tuple[int, int, int, int, float] | None] | None = None
         self.runs_at: list[tuple[int, int]] | None = None
         self.whole_runs: dict[int, tuple[int, int, float]] = {}
-        self.fence_splits: dict[int, tuple] = {}
+        self.fence_splits: list[tuple] | None = None
 
 
 def street_facts(sheet: Sheet, street: int) -> StreetFacts:
@@ -409,6 +409,7 @@ class MoveEvaluator:
         self.bis_cost = data.bis_track[min(n_bis + 1, data.max_bis)] - data.bis_track[n_bis]
         self.pool_gain = data.pool_track[min(n_pools + 1, len(data.pool_track) - 1)] - data.pool_track[n_pools]
         self._sum_streets([street_facts(sheet, s) for s in range(len(sheet.numbers))])
+        # per street, filled on first use: the change of a write in each house (`_write_change`)
         self._writes: list[list[tuple[float, float, float, float, float] | None] | None] = [
             None] * len(sheet.numbers)
 
@@ -507,19 +508,16 @@ class MoveEvaluator:
         when it cannot become an estate; 1 completed, 2 completed and unused, 0
         not; its built share squared when not completed)."""
         if length > MAX_ESTATE_SIZE:
-            return -1, 0, 0.0
-        sheet = self.sheet
+            return _NO_RUN
+        end = first + length
+        if True in self.sheet.roundabouts[street][first:end]:
+            return _NO_RUN
         numbers = self.rows[street]
-        rounds = sheet.roundabouts[street]
-        built = 0
-        for h in range(first, first + length):
-            if rounds[h]:
-                return -1, 0, 0.0
-            if numbers[h] is not None or h == extra:
-                built += 1
+        built = length - numbers[first:end].count(None)
+        if first <= extra < end and numbers[extra] is None:
+            built += 1
         if built == length:
-            use = sheet.plan_use[street]
-            return length - 1, 1 if any(use[h] for h in range(first, first + length)) else 2, 0.0
+            return length - 1, 1 if any(self.sheet.plan_use[street][first:end]) else 2, 0.0
         return length - 1, 0, built / length
 
     def _gap(self, street: int, house: int) -> tuple[int, int, int, int, float]:
@@ -621,18 +619,25 @@ class MoveEvaluator:
 
     def _fence_sums(self, street: int, slot: int) -> tuple[float, float, float, float, float, float, float]:
         """The fields of `after_fence`'s Terms."""
-        split = self._facts[street].fence_splits.get(slot) or self._fence_split(street, slot)
-        estates, potential, progress, open_value, share_value = self._change(*split)
+        estates, potential, progress, open_value, share_value = self._change(*self._fence_splits(street)[slot])
         return self.other_points + 0.0 + estates, potential, self.flex, progress, 0.0, open_value, share_value
 
-    def _fence_split(self, street: int, slot: int) -> tuple:
-        """The `_run` states of the run a fence on `slot` splits and of its two parts."""
-        first, length = self._run_at(street, slot)
-        left = slot - first + 1
-        split = self._facts[street].fence_splits[slot] = (
-            self._whole_run(street, first, length), self._run(street, first, left),
-            self._run(street, slot + 1, length - left))
-        return split
+    def _fence_splits(self, street: int) -> list[tuple]:
+        """For every fence slot of a street, the `_run` states of the run a
+        fence there would split and of its two parts (None where a fence is
+        already), worked out for the whole street at once and kept with the
+        street's facts."""
+        facts = self._facts[street]
+        splits = facts.fence_splits
+        if splits is None:
+            splits = facts.fence_splits = [None] * (len(self.rows[street]) - 1)
+            run = self._run
+            for first, length, _done in self.sheet.runs(street):
+                whole = self._whole_run(street, first, length)
+                for left in range(1, length):
+                    splits[first + left - 1] = (whole, run(street, first, left),
+                                                run(street, first + left, length - left))
+        return splits
 
     def after_real_estate(self, size: int) -> Terms:
         track = self.sheet.data.real_estate_tracks[size - 1]
@@ -670,7 +675,7 @@ class MoveEvaluator:
         other, temp_points, base_flex, windows = self.other_points, self.temp_gain - 0.0, self.flex, self.windows
         by_house: list[list[tuple | None]] = [[None] * len(row) for row in self.rows]
         scores = []
-        for _offer, street, house, number, temp, *_rest in plays:
+        for _offer, street, house, number, temp, _truck in plays:
             known = by_house[street][house]
             if known is None:
                 estates, potential, progress, _open, _share = self._write_change(street, house)
@@ -694,12 +699,11 @@ class MoveEvaluator:
         real-estate or park box, or a pool), like `write_scores`."""
         w_points, w_potential, w_flex, w_progress, w_board = weights
         other, flex_score, board = self.other_points, w_flex * self.flex, w_board * 0.0
-        facts, change = self._facts, self._change
+        fence_splits, change = self._fence_splits, self._change
         scores = []
         for kind, street, position, number in effects:
             if kind == SURVEYOR:  # `_fence_sums`, inlined: most effect uses are fences
-                split = facts[street].fence_splits.get(position) or self._fence_split(street, position)
-                estates, potential, progress, _open, _share = change(*split)
+                estates, potential, progress, _open, _share = change(*fence_splits(street)[position])
                 scores.append(w_points * (other + 0.0 + estates) + w_potential * potential + flex_score
                               + w_progress * progress + board)
                 continue

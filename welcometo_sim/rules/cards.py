@@ -22,7 +22,7 @@ Card = tuple[int, str]
 
 def _shuffled(card_ids: Sequence[int], rng: np.random.Generator) -> list[int]:
     ordered = sorted(card_ids)
-    return [ordered[i] for i in rng.permutation(len(ordered)).tolist()]  # plain ints index faster
+    return list(map(ordered.__getitem__, rng.permutation(len(ordered)).tolist()))
 
 
 _OFFERS: dict[tuple[int, str, int, int], Offer] = {}
@@ -59,9 +59,11 @@ class Deck:
         self.rng = rng
         self.stacks: list[list[int]] = []
         self.discards: list[list[int]] = [[] for _ in range(N_STACKS)]
+        self._offers: tuple[Offer, ...] | None = None  # the offers of the top cards, until they move
         self._deal(list(range(len(cards))))
 
     def _deal(self, card_ids: list[int]) -> None:
+        self._offers = None
         order = _shuffled(card_ids, self.rng)
         size = len(order) // N_STACKS
         self.stacks = [order[i * size:(i + 1) * size] for i in range(N_STACKS)]
@@ -76,6 +78,7 @@ class Deck:
         """Flip each stack's top card onto its discard pile. When that empties the
         stacks, keep the three flipped cards as effects and shuffle all other cards
         into new stacks. Returns True when that exhaustion reshuffle happened."""
+        self._offers = None
         for stack, discard in zip(self.stacks, self.discards):
             discard.append(stack.pop())
         if all(self.stacks):
@@ -91,11 +94,14 @@ class Deck:
         return ["deck-reshuffled"] if self.reveal() else []
 
     def offers(self, seat: int = 0) -> list[Offer]:
-        cards = self.cards
-        return [
-            offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
-            for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
-        ]
+        """The same three offers for every seat (worked out once per reveal)."""
+        if self._offers is None:
+            cards = self.cards
+            self._offers = tuple([
+                offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
+                for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
+            ])
+        return list(self._offers)
 
     def hand(self, seat: int) -> list[Card] | None:
         return None

@@ -99,16 +99,19 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
 
     Order: offer by offer; within an offer the plain number, then for a temp
     offer each changed number from -2 to +2; each number's houses street by
-    street, left to right (strategies that draw at random rely on it)."""
+    street, left to right (strategies that draw at random rely on it). The
+    plays of one number on one street come from the `_PLAYS` memo (the body of
+    :func:`street_plays` inlined: this runs for every seat every turn)."""
     plays: list[Play] = []
     streets = list(enumerate(sheet.fits))
-    for index, offer in enumerate(offers):
-        number = offer[0]
-        _add_plays(plays, streets, index, number, False)
-        if offer[1] == TEMP:
-            for delta in TEMP_MODIFIERS:
-                if MIN_NUMBER <= number + delta <= MAX_NUMBER:
-                    _add_plays(plays, streets, index, number + delta, True)
+    get = _PLAYS.get
+    for index, (number, effect, _number_from, _effect_from) in enumerate(offers):
+        for value, temp in _WRITTEN_NUMBERS[effect == TEMP][number]:
+            for street, masks in streets:
+                houses = masks[value]
+                if houses:
+                    found = get((index, street, value, temp, houses))
+                    plays += found if found is not None else street_plays(index, street, value, temp, houses)
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
         if undecided:
@@ -116,16 +119,14 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     return plays
 
 
-def _add_plays(plays: list[Play], streets: list[tuple[int, tuple[int, ...]]], offer: int,
-               number: int, temp: bool) -> None:
-    """Append the plays of one number, street by street (`streets`: the sheet's
-    enumerated fit masks); the body of :func:`street_plays` is inlined here
-    because this runs several times per seat and turn."""
-    for street, masks in streets:
-        houses = masks[number]
-        if houses:
-            found = _PLAYS.get((offer, street, number, temp, houses))
-            plays += found if found is not None else street_plays(offer, street, number, temp, houses)
+_WRITTEN_NUMBERS = tuple(
+    tuple(((number, False),) + (tuple((number + delta, True) for delta in TEMP_MODIFIERS
+                                      if MIN_NUMBER <= number + delta <= MAX_NUMBER) if temp else ())
+          for number in range(MAX_NUMBER + 1))
+    for temp in (False, True)
+)
+"""`_WRITTEN_NUMBERS[is_temp_offer][n]`: the (number, temp) pairs an offer of
+number n can write, in the order of :func:`legal_plays`."""
 
 
 def _with_truck_directions(plays: list[Play], streets: list[int]) -> list[Play]:

@@ -121,12 +121,25 @@ def draw_plans(variant: Variant, rng: np.random.Generator,
     fixing one deck leaves the other draws (and the deck shuffle) unchanged:
     `wtsim plans` relies on that to compare plans on common seeds."""
     chosen = []
-    for deck in (1, 2, 3):
-        cards = variant.plan_deck(deck)
+    for deck, cards in enumerate(_plan_decks(variant), start=1):
         index = int(rng.integers(len(cards)))
         plan_id = fixed[deck - 1]
         chosen.append(variant.data.plan(plan_id) if plan_id else cards[index])
     return tuple(chosen)
+
+
+_PLAN_DECKS: dict[int, tuple[Variant, list[tuple[PlanSpec, ...]]]] = {}
+
+
+def _plan_decks(variant: Variant) -> list[tuple[PlanSpec, ...]]:
+    """The variant's three plan decks, worked out once per Variant object (the
+    object is kept with them, so its id cannot be reused while cached)."""
+    cached = _PLAN_DECKS.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        if len(_PLAN_DECKS) > 256:
+            _PLAN_DECKS.clear()
+        cached = _PLAN_DECKS[id(variant)] = (variant, [variant.plan_deck(deck) for deck in (1, 2, 3)])
+    return cached[1]
 
 
 def settle_plans(sheets: Sequence[Sheet], plans: Sequence[PlanSpec],

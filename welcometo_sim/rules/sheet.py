@@ -61,6 +61,24 @@ def _copy_rows(rows: list[list]) -> list[list]:
     return list(map(list.copy, rows))
 
 
+_EMPTY_ROWS: dict[tuple[int, ...], dict[str, list]] = {}
+
+
+def _empty_rows(sizes: tuple[int, ...]) -> dict[str, list]:
+    """The street lists of an empty sheet with streets of these sizes, made
+    once; a new sheet copies them (fits are immutable and shared)."""
+    empty = _EMPTY_ROWS.get(sizes)
+    if empty is None:
+        empty = _EMPTY_ROWS[sizes] = {
+            "numbers": [[None] * n for n in sizes],
+            "flags": [[False] * n for n in sizes],
+            "fences": [[False] * (n - 1) for n in sizes],
+            "zeros": [[0] * n for n in sizes],
+            "fits": [((1 << n) - 1,) * len(_NUMBERS) for n in sizes],
+        }
+    return empty
+
+
 class Sheet:
     """The state of one player's sheet.
 
@@ -79,13 +97,15 @@ class Sheet:
         self.data = data
         self.board = board  # thematic board state (rules/boards.py); None on the base board
         sizes = data.street_houses
-        self.numbers: list[list[int | None]] = [[None] * n for n in sizes]
-        self.is_bis: list[list[bool]] = [[False] * n for n in sizes]
-        self.roundabouts: list[list[bool]] = [[False] * n for n in sizes]
-        self.fences: list[list[bool]] = [[False] * (n - 1) for n in sizes]
-        self.plan_use: list[list[int]] = [[0] * n for n in sizes]
+        empty = _empty_rows(sizes)
+        rows = _copy_rows
+        self.numbers: list[list[int | None]] = rows(empty["numbers"])
+        self.is_bis: list[list[bool]] = rows(empty["flags"])
+        self.roundabouts: list[list[bool]] = rows(empty["flags"])
+        self.fences: list[list[bool]] = rows(empty["fences"])
+        self.plan_use: list[list[int]] = rows(empty["zeros"])
         self.parks: list[int] = [0] * len(sizes)
-        self.pools: list[list[bool]] = [[False] * n for n in sizes]
+        self.pools: list[list[bool]] = rows(empty["flags"])
         self.real_estate: list[int] = [0] * MAX_ESTATE_SIZE
         self.temps = 0
         self.n_bis = 0
@@ -96,7 +116,7 @@ class Sheet:
         self._bounds: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
         # Per street, per number: bitmask of the houses it fits (kept exact on
         # every write; read it, never change it).
-        self.fits: list[tuple[int, ...]] = [((1 << n) - 1,) * len(_NUMBERS) for n in sizes]
+        self.fits: list[tuple[int, ...]] = empty["fits"][:]
         self._runs: list[list[tuple[int, int, bool]] | None] = [None] * len(sizes)
         self._fence_masks: list[int | None] = [None] * len(sizes)
         self._bis_spots: list[list[tuple[int, int, int]] | None] = [None] * len(sizes)
