@@ -301,3 +301,34 @@ def test_lean_summary_frame_gives_the_same_tables(tmp_path, random_pair):
         for name in full:
             assert_frame_equal(lean[name], full[name], check_dtype=False)
     assert len(read_summary_frame(tmp_path / "run").columns) < len(frame.columns) / 2
+
+
+def _loky_workers() -> list:
+    """This process's live loky worker processes (not loky's resource tracker)."""
+    import psutil
+
+    workers = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "popen_loky" in " ".join(child.cmdline()) and child.is_running():
+                workers.append(child)
+        except psutil.Error:
+            pass
+    return workers
+
+
+def test_workers_are_released_before_the_final_assembly(tmp_path, random_pair, monkeypatch):
+    from welcometo_sim.sim.results import ChunkStore
+
+    alive_at_assembly = []
+    assemble = ChunkStore.assemble
+
+    def watched(self, *args, **kwargs):
+        alive_at_assembly.append(len(_loky_workers()))
+        return assemble(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChunkStore, "assemble", watched)
+    spec = resolve_spec(random_pair, games=40, seed=3, jobs=2).with_overrides(chunk_size=10)
+    execute(spec, tmp_path / "run")
+    assert alive_at_assembly == [0]
+    assert len(read_table(tmp_path / "run")) == 80

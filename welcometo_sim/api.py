@@ -30,7 +30,7 @@ from .sim.results import (CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, RECORDS_FILE,
                           read_table, to_frame, write_config, write_json)
 from .sim.rows import ERROR_COLUMNS
 from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
-                         iter_chunks, run_chunks)
+                         iter_chunks, release_workers, run_chunks)
 
 DEFAULT_RESULTS_ROOT = Path("results")
 RUN_FORMAT = "welcometo-sim/run/1"
@@ -204,6 +204,8 @@ def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progr
             progress(chunk.games)
     seconds = time.perf_counter() - started
     played = sum(stop - start for start, stop in todo)
+    if todo and spec.backend != "dask" and effective_jobs(spec.jobs) > 1:
+        release_workers()
     errors = store.assemble(bounds, records=manifest["records"] is not None)
     manifest.update(
         status="finished",

@@ -177,6 +177,21 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
         yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
 
 
+def release_workers() -> None:
+    """Stop joblib's idle loky workers now rather than after IDLE_WORKER_SECONDS:
+    called once every chunk of a run is played, so that the workers' memory is
+    given back before the parent assembles and summarises the final table."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)  # None: no worker was ever started
+    if executor is None:
+        return
+    if hasattr(executor, "terminate"):  # joblib's executor also cleans its temporary folder
+        executor.terminate(kill_workers=False)
+    else:
+        executor.shutdown(wait=True)
+
+
 def run_chunks(spec: RunSpec, record: bool = False,
                on_chunk: Callable[[ChunkResult], None] | None = None) -> tuple[dict[str, list], float]:
     """Play the whole run in memory; returns all columns and the wall time in seconds.
@@ -195,4 +210,4 @@ def run_chunks(spec: RunSpec, record: bool = False,
 
 
 __all__ = ["game_seed", "play_one", "play_chunk", "iter_chunks", "run_chunks", "chunk_bounds",
-           "default_chunk_size", "check_backend", "dask_backend", "ChunkResult", "StrategyError"]
+           "default_chunk_size", "check_backend", "release_workers", "dask_backend", "ChunkResult", "StrategyError"]
