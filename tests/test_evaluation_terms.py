@@ -18,9 +18,10 @@ import pytest
 
 from helpers import sheet_from
 from strategies.heuristic import plan_size_bonus
-from welcometo_sim.evaluation import (MoveEvaluator, estate_projection, is_pool_chance, park_potential,
-                                      park_potential_gain, pool_chances, sheet_terms, temp_race_value,
-                                      turns_left, urgency)
+from welcometo_sim.evaluation import (Coverage, MoveEvaluator, estate_projection, fitting_numbers,
+                                      fitting_share, is_pool_chance, park_potential, park_potential_gain,
+                                      pool_chances, refusal_chance, sheet_terms, temp_race_value, turns_left,
+                                      urgency)
 from welcometo_sim.rules.data import DEFAULT_DATA, POOL_HOUSES, TEMP_RANK_POINTS
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, PlayerView, Seat
@@ -245,3 +246,56 @@ def test_plan_size_bonus_leaves_out_own_completed_and_non_estate_plans():
     # the 2-5 plan done by this player: only 4-5 is left
     assert plan_size_bonus(_view(PLANS, plan_turns=(None, None, 7)), 1.0) == pytest.approx([0, 0, 8, 4.5, 4.5, 0])
     assert plan_size_bonus(_view(PLANS), 0.0) == [0.0] * 6
+
+
+# ------------------------------------------------------------- refusal risk
+# Cards per number in the deck (RULES.md §1.2): 1:3 2:3 3:4 4:5 5:6 6:7 7:8
+# 8:9 9:8 10:7 11:6 12:5 13:4 14:3 15:3 (81 cards; 0, 16 and 17: none).
+FULL_MIDDLE = "0 1 2 3 4 5 6 7 8 9 10"
+FULL_BOTTOM = "0 1 2 3 4 5 6 7 8 9 10 11"
+
+
+def only_seven_fits():
+    """A sheet whose only empty house (top street, house 6) lies between 6 and 8."""
+    return sheet_from("1 2 3 4 5 6 . 8 9 10", FULL_MIDDLE, FULL_BOTTOM)
+
+
+def test_fitting_numbers_of_an_empty_and_an_almost_full_sheet():
+    assert fitting_numbers(sheet_from()) == [True] * 18
+    fits = fitting_numbers(only_seven_fits())
+    assert [n for n, fit in enumerate(fits) if fit] == [7]
+    assert fitting_share(only_seven_fits()) == pytest.approx(8 / 81)
+    assert fitting_share(sheet_from()) == pytest.approx(1.0)
+
+
+def test_refusal_chance_with_plain_and_temp_offers():
+    sheet = only_seven_fits()
+    # numbers 5, 7, 1, 2 equally likely: a plain offer fits 1 in 4 (the 7)
+    assert refusal_chance(sheet, [5, 7, 1, 2], [False] * 3) == pytest.approx(0.75 ** 3)
+    # a temp offer also fits the 5 (5 + 2 = 7): 2 in 4
+    assert refusal_chance(sheet, [5, 7, 1, 2], [True, False, False]) == pytest.approx(0.5 * 0.75 ** 2)
+    # a temp agency with chance 1/2: misses 1/2 · 1/2 + 1/2 · 3/4 = 5/8
+    assert refusal_chance(sheet, [5, 7, 1, 2], [0.5]) == pytest.approx(5 / 8)
+    assert refusal_chance(sheet, [], [False] * 3) == 0.0
+    assert refusal_chance(sheet_from(), [5, 7, 1, 2], [False] * 3) == 0.0
+
+
+@pytest.mark.parametrize("top, house, number, expected", [
+    ("1 2 3 4 5 6 . 8 9 10", 6, 7, 0.0),        # the last fitting house taken
+    ("1 . . 10 11 12 13 14 15 16", 1, 5, (7 + 8 + 9 + 8) / 81),  # 2..5 lost; house 2 still takes 6..9
+    ("1 . . 10 11 12 13 14 15 16", 2, 5, (3 + 4 + 5) / 81),      # house 1 still takes 2..4; 5..9 lost
+    ("1 . . . 10 11 12 13 14 15", 2, 5, (3 + 4 + 5 + 7 + 8 + 9 + 8) / 81),  # only the 5 is lost
+])
+def test_coverage_share_after_a_write_matches_the_sheet_after_it(top, house, number, expected):
+    sheet = sheet_from(top, FULL_MIDDLE, FULL_BOTTOM)
+    coverage = Coverage(sheet)
+    assert coverage.share == pytest.approx(fitting_share(sheet))
+    assert coverage.share_after_write(0, house, number) == pytest.approx(expected)
+    sheet.write(0, house, number)
+    assert fitting_share(sheet) == pytest.approx(expected)
+
+
+def test_coverage_keeps_numbers_another_gap_still_takes():
+    """The middle street's gap also takes 2..9, so writing the top one loses nothing."""
+    sheet = sheet_from("1 . 10", "0 1 . 10", FULL_BOTTOM)
+    assert Coverage(sheet).share_after_write(0, 1, 5) == pytest.approx(fitting_share(sheet))
