@@ -18,7 +18,12 @@ progress, board) it weighs what greedy cannot see in the points of one move:
   turns, and flexibility counts only as many houses as there are turns left
   (plus `flex_margin`), because a house nobody can reach in time is worth nothing;
 - `plan_commitment`: an unfinished fenced run of a size an open plan needs is
-  worth a share of that plan's points on top of its estate value.
+  worth a share of that plan's points on top of its estate value;
+- `refusal_risk` (0 here, used by `lookahead`): the chance that three cards of
+  the deck all miss the numbers the sheet can still take, (1 - share of the
+  deck that fits somewhere)³, counts against the sheet. Flexibility counts
+  houses; this counts numbers, so it sees two gaps that both want a 7 as one
+  chance, which is what runs a sheet into refusals at the end of a game.
 
 Every weight is a parameter, so configs (and `wtsim tune`) can change them::
 
@@ -31,9 +36,9 @@ from __future__ import annotations
 from typing import Any
 
 from strategies.greedy import GreedyStrategy
-from welcometo_sim.evaluation import (MoveEvaluator, Terms, is_pool_chance, park_potential,
-                                      park_potential_gain, pool_chances, sheet_terms, temp_race_value,
-                                      turns_left, urgency)
+from welcometo_sim.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
+                                      park_potential, park_potential_gain, pool_chances, sheet_terms,
+                                      temp_race_value, turns_left, urgency)
 from welcometo_sim.strategy import Effect, Play, PlayerView, Sheet
 
 
@@ -66,6 +71,7 @@ class HeuristicStrategy(GreedyStrategy):
             "pool_chance": 0.8,
             "open_estates": 0.3,
             "built_share": 0.3,
+            "refusal_risk": 0.0,
         },
         "plan_commitment": 0.3,
         "horizon": 30,
@@ -84,6 +90,8 @@ class HeuristicStrategy(GreedyStrategy):
         self._size_bonus: list[float] | None = None
         self._extras_sheet: Sheet | None = None
         self._extras_value = 0.0
+        self._coverage_sheet: Sheet | None = None
+        self._coverage: Coverage | None = None
 
     # ------------------------------------------------------- per-turn context
     def _prepare(self, view: PlayerView) -> None:
@@ -134,8 +142,11 @@ class HeuristicStrategy(GreedyStrategy):
     def extras(self, sheet: Sheet) -> float:
         """The terms greedy does not have, for a whole sheet."""
         w = self.params["weights"]
-        return self._later * (w["park_potential"] * park_potential(sheet)
-                              + w["pool_chance"] * self._pool_worth * pool_chances(sheet) / 3)
+        value = self._later * (w["park_potential"] * park_potential(sheet)
+                               + w["pool_chance"] * self._pool_worth * pool_chances(sheet) / 3)
+        if w["refusal_risk"]:
+            value -= w["refusal_risk"] * (1.0 - fitting_share(sheet)) ** 3
+        return value
 
     def evaluate(self, sheet: Sheet, view: PlayerView) -> float:
         self._prepare(view)
@@ -148,18 +159,31 @@ class HeuristicStrategy(GreedyStrategy):
         self._prepare(view)
         return MoveEvaluator(sheet, view.plans, view.plan_first_turn, self._temp_value, self._size_bonus)
 
-    def _write_extra(self, sheet: Sheet, street: int, house: int) -> float:
-        """Change of `extras` when a number is written on (street, house)."""
+    def _write_extra(self, sheet: Sheet, street: int, house: int, number: int) -> float:
+        """Change of `extras` when `number` is written on (street, house)."""
+        change = 0.0
+        risk = self.params["weights"]["refusal_risk"]
+        if risk:
+            coverage = self._coverage_of(sheet)
+            before = (1.0 - coverage.share) ** 3
+            change -= risk * ((1.0 - coverage.share_after_write(street, house, number)) ** 3 - before)
         if not is_pool_chance(sheet, street, house):
-            return 0.0
-        return -self._later * self.params["weights"]["pool_chance"] * self._pool_worth / 3
+            return change
+        return change - self._later * self.params["weights"]["pool_chance"] * self._pool_worth / 3
+
+    def _coverage_of(self, sheet: Sheet) -> Coverage:
+        """The :class:`Coverage` of `sheet`, remembered for the last sheet asked about."""
+        if sheet is not self._coverage_sheet:
+            self._coverage_sheet, self._coverage = sheet, Coverage(sheet)
+        return self._coverage  # type: ignore[return-value]
 
     def _play_value(self, view: PlayerView, play: Play, evaluator: MoveEvaluator | None) -> float:
         if evaluator is None:
             return super()._play_value(view, play, evaluator)
         terms = evaluator.after_write(play.street, play.house, play.number, False, play.temp)
         sheet = view.sheet
-        return self.value(terms) + self._extras_of(sheet) + self._write_extra(sheet, play.street, play.house)
+        return (self.value(terms) + self._extras_of(sheet)
+                + self._write_extra(sheet, play.street, play.house, play.number))
 
     def _extras_of(self, sheet: Sheet) -> float:
         """`extras(sheet)`, remembered while the same sheet object is being
@@ -177,7 +201,7 @@ class HeuristicStrategy(GreedyStrategy):
         if effect.kind == "landscaper":
             extra += self._later * self.params["weights"]["park_potential"] * park_potential_gain(after, effect.street)
         elif effect.kind == "bis":
-            extra += self._write_extra(after, effect.street, effect.position)
+            extra += self._write_extra(after, effect.street, effect.position, effect.number)
         return base + extra
 
     def _candidates(self, view: PlayerView, scored: list[tuple[float, int, Play]]
@@ -198,5 +222,5 @@ class HeuristicStrategy(GreedyStrategy):
     def ranked_moves(self, view: PlayerView, plays: list[Play | None]
                      ) -> list[tuple[float, Play, Effect | None]]:
         self._prepare(view)
-        self._extras_sheet = None
+        self._extras_sheet = self._coverage_sheet = None
         return super().ranked_moves(view, plays)
