@@ -144,7 +144,7 @@ class HeuristicStrategy(GreedyStrategy):
         w = self.params["weights"]
         value = self._later * (w["park_potential"] * park_potential(sheet)
                                + w["pool_chance"] * self._pool_worth * pool_chances(sheet) / 3)
-        if w["refusal_risk"]:
+        if w.get("refusal_risk"):
             value -= w["refusal_risk"] * (1.0 - fitting_share(sheet)) ** 3
         return value
 
@@ -162,7 +162,7 @@ class HeuristicStrategy(GreedyStrategy):
     def _write_extra(self, sheet: Sheet, street: int, house: int, number: int) -> float:
         """Change of `extras` when `number` is written on (street, house)."""
         change = 0.0
-        risk = self.params["weights"]["refusal_risk"]
+        risk = self.params["weights"].get("refusal_risk", 0.0)
         if risk:
             coverage = self._coverage_of(sheet)
             before = (1.0 - coverage.share) ** 3
