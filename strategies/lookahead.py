@@ -8,11 +8,26 @@ and for each candidate and sample finds the heuristic's best answer. A
 candidate scores the mean value of those answers; the same samples serve every
 candidate, so they are compared on equal terms.
 
+Refusals, which end most games, weigh more than in `heuristic`:
+
+- the heuristic it uses has the `refusal_risk` term on (weight 40): a sheet
+  whose empty houses take few of the numbers still to come counts as a
+  risk of refusals to come;
+- a candidate also pays `risk_cost` times the exact chance that none of the
+  next turn's three offers fits its sheet (the numbers from the unseen cards,
+  the known next effects, a temp agency widening its number by 2);
+- a refusal, sampled or by choice, costs `refusal_cost` more than its track
+  value: the first refusal is free on the track, but the turn is lost.
+
+Its temps are worth their base value only (`temp_race: 0`): the temp race
+decided by today's counts overrates a temp, which takes the place of another
+effect.
+
 What it knows is what a player knows. In the standard game the next turn's
 effects are public (`view.next_effects`) and its numbers come from cards not
 seen since the last shuffle; in solo and expert games, where the next cards
-are hidden, whole cards are sampled. With `samples: 0` it plays exactly like
-`heuristic`.
+are hidden, whole cards are sampled. With `samples: 0` and `refusal_cost: 0`
+it plays exactly like `heuristic` with the same weights.
 """
 
 from __future__ import annotations
@@ -21,7 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from strategies.heuristic import HeuristicStrategy
-from welcometo_sim.evaluation import MoveEvaluator
+from welcometo_sim.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.rules.cards import pair_offers
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
                                     legal_plays)
@@ -72,7 +87,10 @@ class LookaheadStrategy(HeuristicStrategy):
         "candidates": 3,
         "reply_shortlist": 2,
         "reply_temps": False,
+        "refusal_cost": 3.0,
+        "risk_cost": 10.0,
     }
+    defaults["weights"] = {**HeuristicStrategy.defaults["weights"], "temp_race": 0.0, "refusal_risk": 40.0}
 
     def __init__(self, rng, params=None) -> None:
         super().__init__(rng, params)
@@ -105,6 +123,12 @@ class LookaheadStrategy(HeuristicStrategy):
         return samples
 
     # ------------------------------------------------------------- searching
+    def refusal_value(self, view: PlayerView) -> float:
+        """The heuristic value of a refusal, less `refusal_cost` for the lost
+        turn (the refusal track costs nothing for the first refusal, yet the
+        turn is gone and the sheet is one step nearer the end)."""
+        return super().refusal_value(view) - self.params["refusal_cost"]
+
     def _after(self, sheet: Sheet, play: Play, effect: Effect | None) -> Sheet:
         after = sheet.copy()
         apply_play(after, play)
@@ -146,6 +170,16 @@ class LookaheadStrategy(HeuristicStrategy):
             self._replying = False
         return moves[0][0] if moves else self.refusal_value(future)
 
+    @staticmethod
+    def _next_temps(view: PlayerView) -> list[float]:
+        """For each offer of the next turn, the chance that its effect is the
+        temp agency: known in the standard game (`view.next_effects`), else
+        the share of temp-agency cards in the deck."""
+        if view.hand is None and view.next_effects is not None:
+            return [float(effect == "temp") for effect in view.next_effects]
+        deck = view.variant.data.deck
+        return [sum(1 for card in deck if card[1] == "temp") / len(deck)] * 3
+
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         self._prepare(view)
         if self._counter is None:
@@ -158,9 +192,14 @@ class LookaheadStrategy(HeuristicStrategy):
         futures = self._sample_offers(view) if len(moves) > 1 else []
         if futures:
             best_mean = float("-inf")
+            risk_cost = self.params["risk_cost"]
+            numbers = [card[0] for card in self._counter.unseen] if self._counter else []
+            temps = self._next_temps(view)
             for value, play, effect in moves[: self.params["candidates"]]:
                 after = self._after(view.sheet, play, effect)
                 mean = sum(self._reply_value(view, after, offers) for offers in futures) / len(futures)
+                if risk_cost:
+                    mean -= risk_cost * refusal_chance(after, numbers, temps)
                 if mean > best_mean:
                     best_mean, best = mean, (value, play, effect)
             self._prepare(view)

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from helpers import sheet_from
 from strategies import BUILTIN
 from strategies.greedy import GreedyStrategy
-from strategies.lookahead import CardCounter
+from strategies.lookahead import CardCounter, LookaheadStrategy
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.data import DEFAULT_DATA, POOL, POOL_HOUSES
 from welcometo_sim.rules.effects import Effect, Offer, apply_play, effect_options, legal_plays
@@ -141,9 +141,13 @@ def test_a_pool_card_that_fits_a_pool_house_builds_the_pool(name):
 @pytest.mark.parametrize("variant, n_players", [(Variant(), 2), (Variant(expert=True), 3), (Variant(solo=True), 1)],
                          ids=["base", "expert", "solo"])
 def test_lookahead_without_samples_plays_exactly_like_heuristic(variant, n_players):
-    """One whole game for each card source: shared stacks, expert hands, the solo deck."""
+    """One whole game for each card source: shared stacks, expert hands, the solo deck.
+    Lookahead's own weights go to heuristic, and its refusal cost is set to 0
+    (a refusal by choice is then judged the same way)."""
+    weights = {"weights": LookaheadStrategy.defaults["weights"]}
+    specs = (parse_strategy("heuristic", weights), parse_strategy("lookahead:samples=0,refusal_cost=0"))
     records = [play_game(variant, [Seat(f"p{i}", "s", spec) for i in range(n_players)], 3, record=True).record
-               for spec in (parse_strategy("heuristic"), parse_strategy("lookahead:samples=0"))]
+               for spec in specs]
     assert records[0] == records[1]
 
 
