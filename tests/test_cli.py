@@ -406,6 +406,18 @@ def test_end_to_end_run_in_a_subprocess(tmp_path, random_config):
     assert "4 records checked, 0 with problems" in proc.stdout
 
 
+def test_python_dash_m_knows_every_command(tmp_path):
+    """`python -m welcometo_sim.cli` offers the analysis commands too."""
+    proc = run_module("--help", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for command in ("run", "compare", "plans", "sweep", "tune", "verify"):
+        assert f"  {command} " in proc.stdout, command
+    proc = run_module("compare", "random", "random:roundabout_rate=0.1", "--games", "2", "--quiet",
+                      cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "win_rates" in proc.stdout
+
+
 # ------------------------------------------------------------ library API
 def test_run_returns_a_frame_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

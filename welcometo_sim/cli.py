@@ -370,4 +370,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # `python -m welcometo_sim.cli`: run the module under its package name, the
+    # one whose command group `cli_analysis` adds compare, plans and sweep to.
+    from welcometo_sim.cli import main as package_main
+
+    package_main()
