@@ -23,6 +23,15 @@ from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, a
                                     apply_play, effect_options, legal_plays)
 
 
+def refused(sheet: Sheet) -> Sheet:
+    """A copy of the sheet with one more permit refusal, at most the track's
+    last box (as the engine counts them), so that searches may also judge a
+    refusal on a sheet whose refusals are full."""
+    copy = sheet.copy()
+    copy.refusals = min(copy.refusals + 1, copy.data.max_refusals)
+    return copy
+
+
 class GreedyStrategy(Strategy):
     name = "greedy"
     defaults = {
@@ -121,9 +130,7 @@ class GreedyStrategy(Strategy):
 
     def refusal_value(self, view: PlayerView) -> float:
         """The evaluation of the sheet after a permit refusal."""
-        refused = view.sheet.copy()
-        refused.refusals += 1
-        return self.evaluate(refused, view)
+        return self.evaluate(refused(view.sheet), view)
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         moves = self.ranked_moves(view, plays)
@@ -220,9 +227,7 @@ class GreedyStrategy(Strategy):
     def choose_roundabout(self, view: PlayerView, houses: list) -> tuple[int, int] | None:
         if self._best_write(view.sheet, view) is not None:
             return None
-        refused = view.sheet.copy()
-        refused.refusals += 1
-        best_value, best_house = self.evaluate(refused, view), None
+        best_value, best_house = self.evaluate(refused(view.sheet), view), None
         for house in houses:
             if house is None:
                 continue

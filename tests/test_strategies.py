@@ -122,6 +122,19 @@ def position(sheet, offers: list[Offer], turn: int = 4) -> PlayerView:
                       public, 81 - 3 * turn, Variant(), 2)
 
 
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "lookahead"])
+def test_a_refusal_is_judged_on_a_sheet_whose_refusals_are_full(name):
+    """Searches may ask what a refusal is worth on a sheet that already has
+    every refusal (a sampled future); it counts like the engine: the last box."""
+    sheet = sheet_from("0 1 . 3")
+    sheet.refusals = sheet.data.max_refusals
+    strategy = parse_strategy(name)(np.random.default_rng(0))
+    view = position(sheet, [Offer(7, POOL, 0, 0), Offer(8, "surveyor", 1, 1), Offer(9, "landscaper", 2, 2)])
+    assert strategy.refusal_value(view) == strategy.evaluate(sheet, view) - (
+        strategy.params.get("refusal_cost", 0.0))
+    assert sheet.refusals == sheet.data.max_refusals  # judged on a copy
+
+
 @pytest.mark.parametrize("name", ["heuristic", "planner", "specialist", "safe", "lookahead"])
 def test_a_pool_card_that_fits_a_pool_house_builds_the_pool(name):
     # top street 0 1 . 3 4 5 . . 11 12: houses 6 and 7 (both pool houses) take
