@@ -2,15 +2,20 @@
 
     python benchmarks/bench_games.py            # default budgets
     python benchmarks/bench_games.py --seconds 5
+    python benchmarks/bench_games.py --seconds 5 --repeat 5 --only random:1,greedy:4
 
 Each line plays seeded base games with every seat on the same strategy and
 prints the rate; the seeds are the same on every run, so figures compare
-between code versions on one machine.
+between code versions on one machine. A shared or virtual machine can
+differ by a third between two runs of the same code: `--repeat N` plays
+every line N times, round after round, and prints each rate with their
+median and best, and `--only` limits the lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from welcometo_sim.rules.game import Seat, play_game
@@ -32,15 +37,43 @@ def rate(strategy: str, players: int, seconds: float) -> tuple[int, float, float
     return games, games / elapsed, turns / games
 
 
+LINES = (("random", 1), ("random", 4), ("greedy", 1), ("greedy", 4))
+
+
+def parse_only(text: str | None) -> list[tuple[str, int]]:
+    """`--only random:1,greedy:4` as (strategy, players) pairs; all lines when None."""
+    if not text:
+        return list(LINES)
+    lines = []
+    for item in text.split(","):
+        strategy, _, players = item.partition(":")
+        if not players.isdigit() or not 1 <= int(players) <= 5:
+            raise SystemExit(f"bench_games: --only {item!r}: expected STRATEGY:PLAYERS, e.g. greedy:4")
+        lines.append((strategy, int(players)))
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time budget per line")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of every line (default 1)")
+    parser.add_argument("--only", help="lines to play, e.g. random:1,greedy:4 (default: all four)")
     args = parser.parse_args()
-    print(f"{'strategy':<9}{'players':>8}{'games':>8}{'games/s':>10}{'turns':>8}")
-    for strategy in ("random", "greedy"):
-        for players in (1, 4):
-            games, per_second, turns = rate(strategy, players, args.seconds)
+    lines = parse_only(args.only)
+    rounds: dict[tuple[str, int], list[tuple[int, float, float]]] = {line: [] for line in lines}
+    for _ in range(max(1, args.repeat)):
+        for strategy, players in lines:
+            rounds[(strategy, players)].append(rate(strategy, players, args.seconds))
+    if args.repeat <= 1:
+        print(f"{'strategy':<9}{'players':>8}{'games':>8}{'games/s':>10}{'turns':>8}")
+        for (strategy, players), [(games, per_second, turns)] in rounds.items():
             print(f"{strategy:<9}{players:>8}{games:>8}{per_second:>10.1f}{turns:>8.1f}")
+        return
+    print(f"{'strategy':<9}{'players':>8}{'median':>9}{'best':>9}  games/s of each round")
+    for (strategy, players), results in rounds.items():
+        rates = [per_second for _games, per_second, _turns in results]
+        print(f"{strategy:<9}{players:>8}{statistics.median(rates):>9.1f}{max(rates):>9.1f}  "
+              + " ".join(f"{r:.1f}" for r in rates))
 
 
 if __name__ == "__main__":
