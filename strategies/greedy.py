@@ -196,17 +196,7 @@ class GreedyStrategy(Strategy):
             trial = after.copy()
             apply_effect(trial, effect)
             return self.evaluate(trial, view)
-        kind = effect.kind
-        if kind == "surveyor":
-            terms = evaluator.after_fence(effect.street, effect.position)
-        elif kind == "bis":
-            terms = evaluator.after_write(effect.street, effect.position, effect.number, bis=True)
-        elif kind == "real_estate":
-            terms = evaluator.after_real_estate(effect.position)
-        elif kind == "landscaper":
-            terms = evaluator.after_landscaper(effect.street)
-        else:
-            terms = evaluator.after_pool()
+        terms = evaluator.after_effect(effect)
         return self.value(terms)
 
     def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:

@@ -280,19 +280,6 @@ def test_houses_of_lists_the_set_bits_left_to_right():
 PLAN_IDS = ("estates-3-3-3", "estates-1-1-1-6", "estates-2-5")
 
 
-def _after_effect(evaluator: MoveEvaluator, effect) -> tuple:
-    """The Terms the evaluator predicts after one effect use (greedy's dispatch)."""
-    if effect.kind == "surveyor":
-        return evaluator.after_fence(effect.street, effect.position)
-    if effect.kind == "bis":
-        return evaluator.after_write(effect.street, effect.position, effect.number, bis=True)
-    if effect.kind == "real_estate":
-        return evaluator.after_real_estate(effect.position)
-    if effect.kind == "landscaper":
-        return evaluator.after_landscaper(effect.street)
-    return evaluator.after_pool()
-
-
 def _random_offers(rng, deck) -> list[Offer]:
     return [Offer(n, e, i, i) for i, (n, e) in enumerate(deck[i] for i in rng.integers(len(deck), size=3))]
 
@@ -328,7 +315,7 @@ def test_scores_in_bulk_are_the_linear_scores_of_the_terms(seed):
             options = effect_options(after, offers[play.offer], play)
             after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
             assert after_write.effect_scores(options, WEIGHTS) == [
-                linear_score(WEIGHTS, _after_effect(after_write, effect)) for effect in options]
+                linear_score(WEIGHTS, after_write.after_effect(effect)) for effect in options]
 
 
 @settings(max_examples=6, deadline=None, database=None)
@@ -354,7 +341,7 @@ def test_the_evaluator_after_a_write_agrees_with_a_fresh_one_on_a_copy(seed, var
             assert derived.base() == evaluator.after_write(play.street, play.house, play.number)
             assert derived.base() == pytest.approx(fresh.base(), abs=1e-9)
             for effect in options:
-                assert _after_effect(derived, effect) == pytest.approx(_after_effect(fresh, effect), abs=1e-9)
+                assert derived.after_effect(effect) == pytest.approx(fresh.after_effect(effect), abs=1e-9)
 
 
 def test_street_facts_are_shared_by_copies_until_a_street_changes():

@@ -170,18 +170,6 @@ def test_estate_projection_skips_completed_runs_and_roundabouts():
 SIZE_BONUS = (0.5, 1.0, 0.0, 2.0, 1.5, 3.0)
 
 
-def _predicted(evaluator: MoveEvaluator, effect) -> object:
-    if effect.kind == "surveyor":
-        return evaluator.after_fence(effect.street, effect.position)
-    if effect.kind == "bis":
-        return evaluator.after_write(effect.street, effect.position, effect.number, bis=True)
-    if effect.kind == "real_estate":
-        return evaluator.after_real_estate(effect.position)
-    if effect.kind == "landscaper":
-        return evaluator.after_landscaper(effect.street)
-    return evaluator.after_pool()
-
-
 def _assert_same_terms(predicted, expected, move) -> None:
     for field in expected._fields:
         assert math.isclose(getattr(predicted, field), getattr(expected, field), abs_tol=1e-9), (field, move)
@@ -213,7 +201,7 @@ def test_move_evaluator_with_a_size_bonus_matches_sheet_terms_after_every_move(s
                 for effect in effect_options(after, offers[play.offer], play):
                     trial = after.copy()
                     apply_effect(trial, effect)
-                    _assert_same_terms(_predicted(after_evaluator, effect),
+                    _assert_same_terms(after_evaluator.after_effect(effect),
                                        sheet_terms(trial, game.plans, game.first_turn, 0.5, SIZE_BONUS), effect)
                     checked += 1
         if game.play_turn():

@@ -656,6 +656,20 @@ class MoveEvaluator:
     def after_pool(self) -> Terms:
         return self._terms(self.estates, self.potential, self.flex, self.progress, self.pool_gain)
 
+    def after_effect(self, effect: Sequence) -> Terms:
+        """Terms after one effect use (:class:`~welcometo_sim.rules.effects.Effect`:
+        a fence, a bis write, a real-estate or park box, or a pool), by kind."""
+        kind, street, position, number = effect
+        if kind == SURVEYOR:
+            return self.after_fence(street, position)
+        if kind == BIS:
+            return self.after_write(street, position, number, bis=True)
+        if kind == REAL_ESTATE:
+            return self.after_real_estate(position)
+        if kind == LANDSCAPER:
+            return self.after_landscaper(street)
+        return self.after_pool()
+
     def base(self) -> Terms:
         """Terms of the sheet as it is."""
         return self._terms(self.estates, self.potential, self.flex, self.progress)
