@@ -20,7 +20,7 @@ import time
 
 from welcometo_sim.rules.game import Seat, play_game
 from welcometo_sim.rules.variant import Variant
-from welcometo_sim.strategy import parse_strategy
+from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 
 
 def rate(strategy: str, players: int, seconds: float) -> tuple[int, float, float]:
@@ -41,14 +41,15 @@ LINES = (("random", 1), ("random", 4), ("greedy", 1), ("greedy", 4))
 
 
 def parse_only(text: str | None) -> list[tuple[str, int]]:
-    """`--only random:1,greedy:4` as (strategy, players) pairs; all lines when None."""
+    """`--only random:1,greedy:4` as (strategy, players) pairs; all lines when None.
+    Raises ValueError naming the item that is not STRATEGY:PLAYERS (1 to 5 players)."""
     if not text:
         return list(LINES)
     lines = []
     for item in text.split(","):
         strategy, _, players = item.partition(":")
-        if not players.isdigit() or not 1 <= int(players) <= 5:
-            raise SystemExit(f"bench_games: --only {item!r}: expected STRATEGY:PLAYERS, e.g. greedy:4")
+        if not strategy or not players.isdigit() or not 1 <= int(players) <= 5:
+            raise ValueError(f"--only {item!r}: expected STRATEGY:PLAYERS with 1 to 5 players, e.g. greedy:4")
         lines.append((strategy, int(players)))
     return lines
 
@@ -59,9 +60,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="rounds of every line (default 1)")
     parser.add_argument("--only", help="lines to play, e.g. random:1,greedy:4 (default: all four)")
     args = parser.parse_args()
-    lines = parse_only(args.only)
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, got {args.repeat}")
+    try:
+        lines = parse_only(args.only)
+        for strategy, _players in lines:
+            parse_strategy(strategy)
+    except (ValueError, StrategyLoadError) as exc:
+        parser.error(str(exc))
     rounds: dict[tuple[str, int], list[tuple[int, float, float]]] = {line: [] for line in lines}
-    for _ in range(max(1, args.repeat)):
+    for _ in range(args.repeat):
         for strategy, players in lines:
             rounds[(strategy, players)].append(rate(strategy, players, args.seconds))
     if args.repeat <= 1:
