@@ -20,6 +20,7 @@ from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_opti
                       must_play)
 from .plans import PlanClaim, apply_claim, claim_is_valid, claim_options
 from .scoring import rank_key, ranks, score_game
+from .seeding import SeedFamily
 from .sheet import Sheet
 from .variant import Variant
 
@@ -107,10 +108,11 @@ class GameResult:
 
 
 def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The game's own generator (deck, plans) and one independent generator per seat."""
-    # The children of SeedSequence(seed).spawn(1 + n_players), made directly.
-    children = [np.random.SeedSequence(seed, spawn_key=(i,)) for i in range(1 + n_players)]
-    return np.random.default_rng(children[0]), [np.random.default_rng(c) for c in children[1:]]
+    """The game's own generator (deck, plans) and one independent generator per
+    seat: ``default_rng`` of the children ``SeedSequence(seed, spawn_key=(i,))``
+    (those of ``SeedSequence(seed).spawn(1 + n_players)``), made by `seeding`."""
+    family = SeedFamily(seed)
+    return family.generator(0), [family.generator(i) for i in range(1, 1 + n_players)]
 
 
 def draw_plans(variant: Variant, rng: np.random.Generator,

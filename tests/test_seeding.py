@@ -1,0 +1,66 @@
+"""The fast seed derivation gives numpy's SeedSequence streams, bit for bit."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from welcometo_sim.rules.game import seat_generators
+from welcometo_sim.rules.seeding import SeedFamily
+from welcometo_sim.sim.runner import game_seed
+
+SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200))
+
+
+def numpy_child(seed: int, key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=(key,))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(seed=SEEDS, key=st.one_of(st.integers(0, 12), st.integers(0, 2**70)))
+def test_child_words_equal_numpys_generate_state(seed, key):
+    expected = numpy_child(seed, key).generate_state(8, np.uint32).tolist()
+    assert SeedFamily(seed).child_words(key, 8) == expected
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(seed=SEEDS, key=st.integers(0, 12))
+def test_generators_equal_default_rng_of_the_child(seed, key):
+    ours = SeedFamily(seed).generator(key)
+    theirs = np.random.default_rng(numpy_child(seed, key))
+    assert ours.bit_generator.state == theirs.bit_generator.state
+    assert ours.random(5).tolist() == theirs.random(5).tolist()
+    assert ours.integers(0, 1000, 5).tolist() == theirs.integers(0, 1000, 5).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**32, 2**63 - 1])
+def test_game_generators_are_the_children_of_the_game_seed(seed):
+    game, seats = seat_generators(seed, 4)
+    children = np.random.SeedSequence(seed).spawn(5)
+    expected = [np.random.default_rng(c).bit_generator.state for c in children]
+    assert [g.bit_generator.state for g in (game, *seats)] == expected
+
+
+@pytest.mark.parametrize("run_seed,index", [(0, 0), (1, 5), (12345, 99999), (2**40, 3)])
+def test_game_seed_is_63_bits_of_the_run_seeds_child(run_seed, index):
+    first = numpy_child(run_seed, index).generate_state(1, np.uint64)[0]
+    assert game_seed(run_seed, index) == int(first >> np.uint64(1))
+
+
+def test_a_prepared_generator_still_spawns_and_pickles_like_numpys():
+    ours = SeedFamily(5).generator(2)
+    theirs = np.random.default_rng(numpy_child(5, 2))
+    assert [g.random() for g in ours.spawn(2)] == [g.random() for g in theirs.spawn(2)]
+    copy = pickle.loads(pickle.dumps(ours))
+    assert copy.random(3).tolist() == ours.random(3).tolist()
+    assert ours.bit_generator.seed_seq.generate_state(3).tolist() == numpy_child(5, 2).generate_state(3).tolist()
+
+
+def test_negative_seeds_are_refused_like_numpy():
+    with pytest.raises(ValueError):
+        np.random.SeedSequence(-1)
+    with pytest.raises(ValueError, match="non-negative"):
+        SeedFamily(-1)
