@@ -54,6 +54,9 @@ class Deck:
     """The standard game: three stacks (number side up) and three discard piles
     (effect side up); offer i pairs stack i's number with discard i's effect."""
 
+    passes_cards = False
+    """Whether `end_turn` needs the seats' card choices (only expert hands pass cards on)."""
+
     def __init__(self, cards: Sequence[Card], rng: np.random.Generator) -> None:
         self.cards = cards
         self.rng = rng
@@ -96,12 +99,17 @@ class Deck:
     def offers(self, seat: int = 0) -> list[Offer]:
         """The same three offers for every seat (worked out once per reveal)."""
         if self._offers is None:
-            cards = self.cards
-            self._offers = tuple([
-                offer(cards[stack[-1]][0], cards[discard[-1]][1], i, i)
-                for i, (stack, discard) in enumerate(zip(self.stacks, self.discards))
-            ])
+            self._offers = self._top_offers()
         return list(self._offers)
+
+    def _top_offers(self) -> tuple[Offer, ...]:
+        cards = self.cards
+        known = _OFFERS.get  # the memo of `offer`, read directly: this runs every turn
+        offers = []
+        for index, (stack, discard) in enumerate(zip(self.stacks, self.discards)):
+            key = (cards[stack[-1]][0], cards[discard[-1]][1], index, index)
+            offers.append(known(key) or offer(*key))
+        return tuple(offers)
 
     def hand(self, seat: int) -> list[Card] | None:
         return None
@@ -126,6 +134,8 @@ class Deck:
 class SoloDeck:
     """Solo mode: one draw pile with the solo card in its bottom half; each turn
     reveals three fresh cards, all discarded after the turn."""
+
+    passes_cards = False
 
     def __init__(self, cards: Sequence[Card], rng: np.random.Generator) -> None:
         self.cards = cards
@@ -177,6 +187,8 @@ class SoloDeck:
 class ExpertHands:
     """Expert rules: a private hand of three cards per player; after a turn
     each passes the third card to the next seat and draws two."""
+
+    passes_cards = True
 
     def __init__(self, cards: Sequence[Card], rng: np.random.Generator, n_players: int) -> None:
         self.cards = cards

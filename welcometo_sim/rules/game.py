@@ -254,7 +254,10 @@ class Game:
             actions.append(action)
             claimed = claimed or bool(action["plans"])
         record = self.deck.record() if self.turn_records is not None else None
-        self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
+        if self.deck.passes_cards:
+            self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
+        else:
+            self.deck.end_turn(())
         first_plan_this_turn = claimed and plan_status.count(None) == len(plan_status)
         if claimed:  # plans only need settling in the turns someone completes one
             settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
@@ -271,19 +274,30 @@ class Game:
     returns, so it reports slow strategies but cannot stop one that never returns."""
 
     def _ask(self, seat: int, hook: str, *args: Any) -> Any:
+        if self.move_timeout is not None:
+            return self._ask_timed(seat, hook, *args)
+        try:
+            return getattr(self.strategies[seat], hook)(*args)
+        except Exception as exc:  # a user strategy may raise anything
+            raise self._raised(seat, hook, exc) from exc
+
+    def _ask_timed(self, seat: int, hook: str, *args: Any) -> Any:
+        """`_ask` under a `move_timeout` (the clock is read only when one is set)."""
         started = time.perf_counter()
         try:
             answer = getattr(self.strategies[seat], hook)(*args)
-        except Exception as exc:  # a user strategy may raise anything
+        except Exception as exc:
+            raise self._raised(seat, hook, exc) from exc
+        elapsed = time.perf_counter() - started
+        if elapsed > self.move_timeout:  # type: ignore[operator]
             raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                f"raised {type(exc).__name__}: {exc} in {hook}") from exc
-        if self.move_timeout is not None:
-            elapsed = time.perf_counter() - started
-            if elapsed > self.move_timeout:
-                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                    f"exceeded move_timeout ({elapsed:.3g} s > {self.move_timeout:g} s) "
-                                    f"in {hook}")
+                                f"exceeded move_timeout ({elapsed:.3g} s > {self.move_timeout:g} s) "
+                                f"in {hook}")
         return answer
+
+    def _raised(self, seat: int, hook: str, exc: Exception) -> StrategyError:
+        return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                             f"raised {type(exc).__name__}: {exc} in {hook}")
 
     def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
         """Ask a hook to pick from `options`; anything else is an illegal answer."""
