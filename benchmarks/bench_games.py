@@ -6,10 +6,11 @@
 
 Each line plays seeded base games with every seat on the same strategy and
 prints the rate; the seeds are the same on every run, so figures compare
-between code versions on one machine. A shared or virtual machine can
-differ by a third between two runs of the same code: `--repeat N` plays
-every line N times, round after round, and prints each rate with their
-median and best, and `--only` limits the lines.
+between code versions on one machine. Games are played with the garbage
+collector set as in a run's workers (`batch_collection`). A shared or
+virtual machine can differ by a third between two runs of the same code:
+`--repeat N` plays every line N times, round after round, and prints each
+rate with their median and best, and `--only` limits the lines.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 
 from welcometo_sim.rules.game import Seat, play_game
 from welcometo_sim.rules.variant import Variant
+from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 
 
@@ -29,11 +31,12 @@ def rate(strategy: str, players: int, seconds: float) -> tuple[int, float, float
     seats = [Seat(f"p{i}", strategy, spec) for i in range(players)]
     variant = Variant()
     games = turns = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games < 3:
-        turns += play_game(variant, seats, games).turns
-        games += 1
-    elapsed = time.perf_counter() - start
+    with batch_collection():  # as in a run's workers
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds or games < 3:
+            turns += play_game(variant, seats, games).turns
+            games += 1
+        elapsed = time.perf_counter() - start
     return games, games / elapsed, turns / games
 
 

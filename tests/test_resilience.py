@@ -332,3 +332,26 @@ def test_workers_are_released_before_the_final_assembly(tmp_path, random_pair, m
     execute(spec, tmp_path / "run")
     assert alive_at_assembly == [0]
     assert len(read_table(tmp_path / "run")) == 80
+
+
+def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(random_pair, monkeypatch):
+    import gc
+
+    from welcometo_sim.sim import runner
+
+    seen = []
+    play_one = runner.play_one
+
+    def watched(spec, index, record=False):
+        seen.append(gc.get_threshold()[0])
+        if index == 3:
+            raise KeyboardInterrupt  # the chunk is left by an exception
+        return play_one(spec, index, record)
+
+    monkeypatch.setattr(runner, "play_one", watched)
+    spec = resolve_spec(random_pair, games=4, seed=3, jobs=1)
+    before = gc.get_threshold()
+    with pytest.raises(KeyboardInterrupt):
+        runner.play_chunk(spec, 0, 4, False)
+    assert seen == [runner.BATCH_GC_THRESHOLD] * 4
+    assert gc.get_threshold() == before
