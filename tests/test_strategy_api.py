@@ -11,7 +11,8 @@ import pytest
 from welcometo_sim.config import default_config_path, parse_config
 from welcometo_sim.rules.game import Seat, StrategyError, play_game
 from welcometo_sim.rules.variant import Variant
-from welcometo_sim.strategy import Strategy, StrategyLoadError, load_strategy, parse_strategy
+from welcometo_sim.strategy import (Strategy, StrategyLoadError, load_strategy, parse_strategy,
+                                    resolve_params)
 from welcometo_sim.api import execute
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +52,20 @@ def test_inline_parameters_are_nested_and_typed():
     assert strategy.params["weights"]["flexibility"] == 2.0
     assert strategy.params["shortlist"] == 6
     assert strategy.params["weights"]["points"] == 1.0  # untouched default
+
+
+def test_every_strategy_gets_its_own_parameters_and_bad_ones_are_refused_every_time():
+    spec = parse_strategy("greedy:weights.flexibility=2")
+    first = spec(np.random.default_rng(0))
+    first.params["weights"]["flexibility"] = 99.0  # a strategy changing its own params
+    first.params["shortlist"] = 1
+    second = spec(np.random.default_rng(1))
+    assert second.params["weights"]["flexibility"] == 2.0 and second.params["shortlist"] == 4
+    assert second.params["weights"] is not first.params["weights"]
+    assert resolve_params(load_strategy("greedy"), {"shortlist": 2})["shortlist"] == 2
+    for _ in range(2):  # an integer parameter given as 2.0 is refused, also after 2 was accepted
+        with pytest.raises(StrategyLoadError, match="must be a number"):
+            resolve_params(load_strategy("greedy"), {"shortlist": 2.0})
 
 
 @pytest.mark.parametrize("text, fragment", [

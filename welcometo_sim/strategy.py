@@ -118,8 +118,40 @@ def complete_all(view: PlayerView, claimable: Sequence[PlanClaim]) -> list[PlanC
 
 
 # ------------------------------------------------------------------ parameters
+_RESOLVED: dict[tuple[type, str], dict[str, Any]] = {}
+_RESOLVED_LIMIT = 256
+
+
 def resolve_params(cls: type, params: dict[str, Any]) -> dict[str, Any]:
-    """Defaults of `cls` overlaid with `params`; unknown keys and wrong types raise."""
+    """Defaults of `cls` overlaid with `params`; unknown keys and wrong types raise.
+
+    Strategies are built anew for every game, so each (class, parameters)
+    pair is resolved once and every call gets its own copy of the result: a
+    strategy may change its `params` without touching the next game's. The
+    parameters' repr is the key (it tells 1, 1.0 and True apart)."""
+    key = (cls, repr(params))
+    resolved = _RESOLVED.get(key)
+    if resolved is None:
+        resolved = _resolve(cls, params)
+        if len(_RESOLVED) >= _RESOLVED_LIMIT:
+            _RESOLVED.clear()
+        _RESOLVED[key] = resolved
+    return _copy_tree(resolved)
+
+
+def _copy_tree(value: Any) -> Any:
+    """A deep copy of a parameter tree, several times cheaper than copy.deepcopy
+    for the dicts, lists and scalars parameters are made of."""
+    if isinstance(value, dict):
+        return {key: _copy_tree(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(item) for item in value]
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    return copy.deepcopy(value)
+
+
+def _resolve(cls: type, params: dict[str, Any]) -> dict[str, Any]:
     merged = copy.deepcopy(cls.defaults)
     _overlay(merged, params, cls.name, "")
     try:
