@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from helpers import sheet_from
 from welcometo_sim.evaluation import MoveEvaluator, linear_score, street_facts, street_features, street_gaps
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, TEMP, TEMP_MODIFIERS
+from welcometo_sim.rules import effects
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.sheet import Sheet, houses_of, masks_from_bounds
@@ -190,9 +191,18 @@ def test_caches_equal_fresh_values_after_every_change(seed, variant, kinds):
 
 
 @settings(max_examples=12, deadline=None, database=None)
-@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
-def test_plays_are_every_legal_placement_in_order(seed, variant):
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced", "expert"]), tiny_memo=st.booleans())
+def test_plays_are_every_legal_placement_in_order(seed, variant, tiny_memo):
+    """Also with expert hands (six offers a seat) and with a play memo so small
+    that it is emptied over and over."""
     game = Game(VARIANTS[variant], seats(["random", "random"]), seed)
+    with pytest.MonkeyPatch.context() as patch:
+        if tiny_memo:
+            patch.setattr(effects, "_SHARED_LIMIT", 3)
+        check_plays_every_turn(game)
+
+
+def check_plays_every_turn(game: Game) -> None:
     while True:
         for seat, sheet in enumerate(game.sheets):
             offers = game.deck.offers(seat) if game.turn else []

@@ -71,7 +71,25 @@ _SHARED_LIMIT = 1 << 16
 """At most this many entries per memo below; a full memo is emptied and refilled
 (plays and effects are cheap to make again, so memory stays bounded)."""
 
-_PLAYS: dict[tuple[int, int, int, bool, int], tuple[Play, ...]] = {}
+_PLAYS: list[list[dict[int, tuple[Play, ...]]]] = []
+"""`_PLAYS[offer][street]`: the plays of one (number, temp, houses) at a time,
+keyed by :func:`_plays_key`; see :func:`street_plays`."""
+
+
+def _plays_key(number: int, temp: bool, houses: int) -> int:
+    """One int as memo key: plain ints hash and compare much faster than tuples.
+    Numbers take 5 bits (they are at most MAX_NUMBER = 17)."""
+    return (houses << 6) | (number << 1) | temp
+
+
+def _memos(offer: int, streets: int) -> list[dict[int, tuple[Play, ...]]]:
+    """The per-street memos of one offer index (made on first use)."""
+    while len(_PLAYS) <= offer:
+        _PLAYS.append([])
+    memos = _PLAYS[offer]
+    while len(memos) < streets:
+        memos.append({})
+    return memos
 
 
 def street_plays(offer: int, street: int, number: int, temp: bool, houses: int) -> tuple[Play, ...]:
@@ -82,14 +100,15 @@ def street_plays(offer: int, street: int, number: int, temp: bool, houses: int) 
     `_PLAYS` memo: that is the inner loop of every turn, and a lookup is much
     cheaper than making the plays again.
     """
-    key = (offer, street, number, temp, houses)
-    plays = _PLAYS.get(key)
+    memo = _memos(offer, street + 1)[street]
+    key = _plays_key(number, temp, houses)
+    plays = memo.get(key)
     if plays is None:
-        if len(_PLAYS) >= _SHARED_LIMIT:
-            _PLAYS.clear()
+        if len(memo) >= _SHARED_LIMIT:
+            memo.clear()
         new = tuple.__new__  # several times cheaper than Play(...)
-        plays = _PLAYS[key] = tuple(new(Play, (offer, street, house, number, temp, None))
-                                    for house in houses_of(houses))
+        plays = memo[key] = tuple(new(Play, (offer, street, house, number, temp, None))
+                                  for house in houses_of(houses))
     return plays
 
 
@@ -101,17 +120,23 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     offer each changed number from -2 to +2; each number's houses street by
     street, left to right (strategies that draw at random rely on it). The
     plays of one number on one street come from the `_PLAYS` memo (the body of
-    :func:`street_plays` inlined: this runs for every seat every turn)."""
+    :func:`street_plays` and :func:`_plays_key` inlined: this runs for every
+    seat every turn)."""
     plays: list[Play] = []
-    streets = list(enumerate(sheet.fits))
-    get = _PLAYS.get
+    fits = sheet.fits
     for index, (number, effect, _number_from, _effect_from) in enumerate(offers):
+        memos = _PLAYS[index] if index < len(_PLAYS) else None
+        if memos is None or len(memos) < len(fits):
+            memos = _memos(index, len(fits))
         for value, temp in _WRITTEN_NUMBERS[effect == TEMP][number]:
-            for street, masks in streets:
+            tag = (value << 1) | temp
+            street = 0
+            for masks in fits:
                 houses = masks[value]
                 if houses:
-                    found = get((index, street, value, temp, houses))
+                    found = memos[street].get((houses << 6) | tag)
                     plays += found if found is not None else street_plays(index, street, value, temp, houses)
+                street += 1
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
         if undecided:
