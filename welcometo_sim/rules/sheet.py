@@ -344,11 +344,40 @@ class Sheet:
 
     def add_fence(self, street: int, slot: int) -> None:
         self.fences[street][slot] = True
-        self._runs[street] = None
         self._fence_masks[street] = None
         self._bis_spots[street] = None
-        self._unused = None
         self.street_cache[street] = None
+        self._split_run(street, slot)
+
+    def _split_run(self, street: int, slot: int) -> None:
+        """Update the runs and the unused estates after a fence on `slot`.
+
+        The fence cuts the run holding houses slot and slot + 1 in two; each
+        part is a completed estate when it is fully built and 1..6 houses long.
+        The old run leaves the unused estates, the completed parts without a
+        plan line join them. Nothing cached: nothing to update (as in
+        :meth:`_complete_run`)."""
+        runs = self._runs[street]
+        if runs is None:
+            self._unused = None
+            return
+        for index, (first, length, done) in enumerate(runs):
+            if slot < first + length:
+                break
+        numbers = self.numbers[street]
+        left, right = slot + 1 - first, first + length - slot - 1
+        parts = [(first, left, left <= MAX_ESTATE_SIZE and None not in numbers[first:slot + 1]),
+                 (slot + 1, right, right <= MAX_ESTATE_SIZE and None not in numbers[slot + 1:first + length])]
+        self._runs[street] = runs[:index] + parts + runs[index + 1:]  # copies share the cached lists
+        unused = self._unused
+        if unused is None:
+            return
+        use = self.plan_use[street]
+        if done:
+            unused = [estate for estate in unused if estate != (street, first, length)]
+        added = [(street, start, size) for start, size, complete in parts
+                 if complete and not any(use[start:start + size])]
+        self._unused = sorted(unused + added) if added else unused
 
     def mark_plan(self, street: int, house: int, deck: int) -> None:
         """Draw plan `deck`'s line over a house (the house now serves that plan)."""
