@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .data import (BIS, LANDSCAPER, MAX_NUMBER, MIN_NUMBER, POOL, REAL_ESTATE, SURVEYOR, TEMP,
-                   TEMP_MODIFIERS, TRUCK_LEFT, TRUCK_RIGHT)
+from .data import (BIS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, POOL, REAL_ESTATE,
+                   SURVEYOR, TEMP, TEMP_MODIFIERS, TRUCK_LEFT, TRUCK_RIGHT)
 from .sheet import Sheet, houses_of
 
 
@@ -202,6 +202,10 @@ def surveyor_effects(street: int, slots: int) -> tuple[Effect, ...]:
     return found
 
 
+_REAL_ESTATE_USES = tuple(effect(REAL_ESTATE, None, size) for size in range(1, MAX_ESTATE_SIZE + 1))
+"""`_REAL_ESTATE_USES[size - 1]`: the real-estate use for estates of that size."""
+
+
 def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
     """The legal uses of the offer's effect after `play` was written (temp is
     decided with the play itself and has no options here)."""
@@ -215,11 +219,9 @@ def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
                 options += surveyor_effects(street, slots)
         return options
     if kind == REAL_ESTATE:
-        return [
-            effect(REAL_ESTATE, None, size)
-            for size, crossed in enumerate(sheet.real_estate, start=1)
-            if crossed < len(data.real_estate_tracks[size - 1]) - 1
-        ]
+        tracks = data.real_estate_tracks
+        return [_REAL_ESTATE_USES[size] for size, crossed in enumerate(sheet.real_estate)
+                if crossed < len(tracks[size]) - 1]
     if kind == LANDSCAPER:
         if sheet.parks[play.street] < len(data.park_tracks[play.street]) - 1:
             return [effect(LANDSCAPER, play.street)]
