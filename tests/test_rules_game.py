@@ -66,6 +66,20 @@ def test_fresh_deck_is_three_stacks_of_27():
     assert deck.cards_left() == 81
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_a_deal_is_the_sorted_cards_in_the_order_of_numpys_permutation(seed):
+    """The deal order is part of the seeded streams: sorted card ids permuted by
+    rng.permutation (results of earlier versions stay reproducible)."""
+    deck = Deck(CARDS, np.random.default_rng(seed))
+    order = np.random.default_rng(seed).permutation(81).tolist()
+    assert [card for stack in deck.stacks for card in stack] == order
+    deck.stacks, deck.discards = [[7, 3, 50], [12]], [[1], [], [9]]  # piles in any order
+    deck.rng = np.random.default_rng(seed)
+    deck.reshuffle_all()
+    expected = [[1, 3, 7, 9, 12, 50][k] for k in np.random.default_rng(seed).permutation(6).tolist()]
+    assert [card for stack in deck.stacks for card in stack] == expected
+
+
 def test_reveal_flips_each_top_card_and_pairs_number_with_effect():
     deck = fresh_deck(3)
     for _turn in range(5):
