@@ -353,3 +353,12 @@ def test_an_installed_entry_point_plays_in_wtsim_run_workers(installed_package):
     frame = pd.read_csv(out / "results.csv")
     assert sorted(frame["strategy"]) == ["cautious"] * 4 + ["random"] * 4
     assert json.loads((out / "manifest.json").read_text())["jobs"] == 2
+
+
+def test_random_draws_in_blocks_the_numbers_of_single_draws():
+    from strategies.random import DRAWS_PER_BLOCK, RandomStrategy
+
+    strategy = RandomStrategy(np.random.default_rng(42))
+    single = np.random.default_rng(42)
+    drawn = [strategy.uniform() for _ in range(2 * DRAWS_PER_BLOCK + 5)]
+    assert drawn == [single.random() for _ in range(2 * DRAWS_PER_BLOCK + 5)]
