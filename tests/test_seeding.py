@@ -12,7 +12,7 @@ from welcometo_sim.rules.game import seat_generators
 from welcometo_sim.rules.seeding import SeedFamily
 from welcometo_sim.sim.runner import game_seed
 
-SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200))
+SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200), st.integers(0, 2**2000))
 
 
 def numpy_child(seed: int, key: int) -> np.random.SeedSequence:
