@@ -196,3 +196,14 @@ def test_bis_house_is_not_a_written_number_for_pool_or_landscaper():
     assert effect_options(sheet, Offer(9, POOL, 0, 0), play) == [Effect(POOL, 2, 6)]
     assert effect_options(sheet, Offer(9, LANDSCAPER, 0, 0), play) == [Effect(LANDSCAPER, 2)]
     assert not sheet.pools[0][2]
+
+
+@pytest.mark.parametrize("effect", [SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, BIS])
+def test_effect_options_are_a_new_list_every_time(effect):
+    sheet = sheet_from(". 3 . . . . . . . .")
+    offer, play = Offer(4, effect, 0, 0), Play(0, 0, 2, 4)
+    apply_play(sheet, play)
+    first = effect_options(sheet, offer, play)
+    expected = list(first)
+    first.append(None)  # as the game does
+    assert effect_options(sheet, offer, play) == expected

@@ -208,7 +208,8 @@ _REAL_ESTATE_USES = tuple(effect(REAL_ESTATE, None, size) for size in range(1, M
 
 def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
     """The legal uses of the offer's effect after `play` was written (temp is
-    decided with the play itself and has no options here)."""
+    decided with the play itself and has no options here). Always a new list:
+    the game appends its "skip" answer to it."""
     kind = offer.effect
     data = sheet.data
     if kind == SURVEYOR:

@@ -301,7 +301,13 @@ class Game:
 
     def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
         """Ask a hook to pick from `options`; anything else is an illegal answer."""
-        answer = self._ask(seat, hook, view, options)
+        if self.move_timeout is None:  # `_ask`'s usual path, inlined: twice a turn for every seat
+            try:
+                answer = getattr(self.strategies[seat], hook)(view, options)
+            except Exception as exc:
+                raise self._raised(seat, hook, exc) from exc
+        else:
+            answer = self._ask_timed(seat, hook, view, options)
         if answer not in options:
             raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
                                 f"answered an illegal {answer!r} to {hook}")
@@ -356,7 +362,7 @@ class Game:
         if play.temp:
             action["effect"] = {"kind": TEMP}
             return
-        options: list[Effect | None] = list(effect_options(sheet, offer, play))
+        options: list[Effect | None] = effect_options(sheet, offer, play)  # type: ignore[assignment]
         if not options:
             return
         options.append(None)
