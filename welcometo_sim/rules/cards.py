@@ -123,13 +123,15 @@ class Deck:
 
     def next_effects(self) -> tuple[str, ...] | None:
         cards = self.cards
-        return tuple([cards[stack[-1]][1] for stack in self.stacks])
+        stack_1, stack_2, stack_3 = self.stacks
+        return cards[stack_1[-1]][1], cards[stack_2[-1]][1], cards[stack_3[-1]][1]
 
     def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
         """Nothing to do: the shared cards stay where they are until the next reveal."""
 
     def cards_left(self) -> int:
-        return sum(map(len, self.stacks))
+        stack_1, stack_2, stack_3 = self.stacks
+        return len(stack_1) + len(stack_2) + len(stack_3)
 
     def exhausted(self) -> bool:
         return False
