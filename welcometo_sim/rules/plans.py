@@ -9,6 +9,7 @@ of the whole sheet (advanced plans, board plans).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations, islice, product
 from typing import Callable, NamedTuple
 
@@ -62,14 +63,21 @@ ESTATE_FILTERS: dict[str, Callable[[Sheet, Estate, int], bool]] = {
 
 
 # -------------------------------------------------------------- estate plans
+@lru_cache(maxsize=None)
+def _size_counts(sizes: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(size, how many) of a plan's estate list, by size."""
+    return tuple((size, sizes.count(size)) for size in sorted(set(sizes)))
+
+
 def _estate_options(spec: PlanSpec, sheet: Sheet) -> list[Claim]:
     """All ways to pick unused completed estates whose sizes equal the plan's list."""
     unused = sheet.unused_estates()
     if len(unused) < len(spec.estates):
         return []
-    need: dict[int, int] = {}
-    for size in spec.estates:
-        need[size] = need.get(size, 0) + 1
+    need = dict(_size_counts(spec.estates))
+    sizes = [estate[2] for estate in unused]
+    if any(sizes.count(size) < count for size, count in need.items()):
+        return []  # the usual case: too few estates of some size, whatever the filter
     keep = ESTATE_FILTERS[spec.estate_filter] if spec.estate_filter else None
     by_size: dict[int, list[Estate]] = {}
     for estate in unused:
