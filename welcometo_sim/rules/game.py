@@ -62,7 +62,7 @@ def public_seat(sheet: Sheet) -> PublicSeat:
     return tuple.__new__(PublicSeat, (sheet.temps, sheet.refusals, tuple(sheet.plan_turns), sheet.n_built()))
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerView:
     """What one player knows when asked to decide (read it, don't change it).
 
@@ -74,7 +74,8 @@ class PlayerView:
     card corners (None when a reshuffle hides them, and in solo and expert
     games); `hand` is the solo player's three revealed cards or the expert
     player's hand (offers index them through `number_from` / `effect_from`),
-    else None.
+    else None. Views have slots (one is made for every seat every turn), so
+    a strategy keeps its own notes on itself, not on the view.
     """
 
     seat: int
