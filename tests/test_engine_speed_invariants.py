@@ -19,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import sheet_from
+from welcometo_sim import evaluation
 from welcometo_sim.evaluation import MoveEvaluator, linear_score, street_facts, street_features, street_gaps
-from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, TEMP, TEMP_MODIFIERS
 from welcometo_sim.rules import effects
-from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
+from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.sheet import Sheet, houses_of, masks_from_bounds
 from welcometo_sim.rules.variant import Variant
@@ -352,6 +353,67 @@ def test_the_evaluator_after_a_write_agrees_with_a_fresh_one_on_a_copy(seed, var
             assert derived.base() == pytest.approx(fresh.base(), abs=1e-9)
             for effect in options:
                 assert derived.after_effect(effect) == pytest.approx(fresh.after_effect(effect), abs=1e-9)
+
+
+def every_fence(sheet: Sheet) -> list[Effect]:
+    """A surveyor use for every slot of the sheet without a fence."""
+    return [Effect(SURVEYOR, street, slot) for street, fences in enumerate(sheet.fences)
+            for slot, fenced in enumerate(fences) if not fenced]
+
+
+def assert_fence_scores_are_fresh(evaluator: MoveEvaluator, sheet_after: Sheet, fences: list[Effect]) -> None:
+    """`evaluator` (built on a sheet, or derived from one after a write that
+    gives `sheet_after`) scores every fence exactly (==) as the linear score of
+    its `after_fence` (worked out from the runs, without the kept changes), and
+    keeps for every street the changes that a new evaluator on a copy of
+    `sheet_after`, with no street facts and an empty memo, works out."""
+    assert evaluator.effect_scores(fences, WEIGHTS) == [
+        linear_score(WEIGHTS, evaluator.after_fence(effect.street, effect.position)) for effect in fences]
+    kept = [evaluator._fence_changes(street)[:] for street in range(len(sheet_after.numbers))]
+    copy = sheet_after.copy()
+    copy.street_cache = [None] * len(copy.street_cache)
+    memo = dict(evaluation._RUN_FENCE_CHANGES)
+    evaluation._RUN_FENCE_CHANGES.clear()
+    try:
+        fresh = MoveEvaluator(copy, evaluator.plans, evaluator.first_turn, 0.5)
+        assert kept == [fresh._fence_changes(street) for street in range(len(copy.numbers))]
+    finally:
+        evaluation._RUN_FENCE_CHANGES.update(memo)
+
+
+def test_fence_scores_on_a_known_sheet_with_estates_plan_lines_and_a_roundabout():
+    sheet = sheet_from("1 2 3 | 4 . 6 . | 8 9 10", "0~1 1~1 | 2 . 4 5 6 7", "3 4 . . . 8 . 9 10 11 12")
+    sheet.build_roundabout(1, 3)
+    plans = (PlanSpec("ones", 1, "estates", (8, 4), (1, 1, 1)),
+             PlanSpec("twos-and-three", 2, "estates", (9, 5), (2, 2, 3)))
+    evaluator = MoveEvaluator(sheet, plans, (None, None, None), 0.5)
+    assert_fence_scores_are_fresh(evaluator, sheet, every_fence(sheet))
+    for street, house, number in ((0, 4, 5), (1, 1, 1), (2, 2, 5), (2, 6, 9)):
+        if sheet.numbers[street][house] is not None or sheet.roundabouts[street][house]:
+            continue
+        after = sheet.copy()
+        after.write(street, house, number)
+        derived = evaluator.after_write_evaluator(street, house, number)
+        assert_fence_scores_are_fresh(derived, after, every_fence(sheet))
+
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
+def test_fence_scores_from_kept_changes_equal_fresh_ones_all_game_long(seed, variant):
+    """The changes of fences are kept with the street facts (so later turns
+    reuse them for the streets that did not change), shared by the evaluators
+    after different writes, and remembered by run pattern across sheets: on
+    the sheets of a whole game, before and after several writes each turn,
+    they give the same scores and changes as a fresh computation."""
+    for sheet, plans, first, offers in evaluation_cases(seed, variant):
+        evaluator = MoveEvaluator(sheet, plans, first, 0.5)
+        fences = every_fence(sheet)
+        assert_fence_scores_are_fresh(evaluator, sheet, fences)
+        for play in [play for play in legal_plays(sheet, offers) if not play.temp][:4]:
+            after = sheet.copy()
+            apply_play(after, play)
+            derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
+            assert_fence_scores_are_fresh(derived, after, fences)
 
 
 def test_street_facts_are_shared_by_copies_until_a_street_changes():

@@ -120,11 +120,13 @@ class StreetFacts:
     :class:`StreetFeatures`, and for move evaluation, filled on first use, the
     gap of each empty house as (first, last, lo, hi, flexibility) (see
     `MoveEvaluator._gap`), the fenced run (first, length) holding each house,
-    the `MoveEvaluator._run` state of whole runs by first house, and for each
-    fence slot the run it would split with its two parts (as `_run` states).
-    Copies of a sheet share the facts of the streets they have not changed."""
+    the `MoveEvaluator._run` state of whole runs by first house, for each
+    fence slot the run it would split with its two parts (as `_run` states),
+    and what a fence on each slot changes at given estate values (see
+    `MoveEvaluator._fence_changes`). Copies of a sheet share the facts of the
+    streets they have not changed."""
 
-    __slots__ = ("features", "gaps", "runs_at", "whole_runs", "fence_splits")
+    __slots__ = ("features", "gaps", "runs_at", "whole_runs", "fence_splits", "fence_changes")
 
     def __init__(self, features: StreetFeatures | None) -> None:
         self.features = features
@@ -132,6 +134,7 @@ class StreetFacts:
         self.runs_at: list[tuple[int, int]] | None = None
         self.whole_runs: dict[int, tuple[int, int, float]] = {}
         self.fence_splits: list[tuple] | None = None
+        self.fence_changes: tuple[list[int], list[FenceChange | None]] | None = None
 
 
 def street_facts(sheet: Sheet, street: int) -> StreetFacts:
@@ -346,6 +349,12 @@ def _gap_value(length: int, window: float) -> float:
 _NO_RUN = (-1, 0, 0.0)
 """The `_run` state of a run that cannot become an estate (it changes no sum)."""
 
+FenceChange = tuple[int, int, int, float, float, float, "dict[int, int] | None"]
+"""What a fence changes (see `MoveEvaluator._fence_changes`): the three terms
+added to the estate points, the three added to the potential (0 where a run
+adds nothing there), and the change of the unused estates by size index (None
+when their counts stay the same)."""
+
 
 def _count_run(counts: list[list], size: int, done: int, share: float, sign: int) -> None:
     """Add (sign 1) or take away (-1) one run's `_run` state to or from the
@@ -361,6 +370,66 @@ def _count_run(counts: list[list], size: int, done: int, share: float, sign: int
         partial[size] += sign * share * share
         open_runs[size] += sign
         shares[size] += sign * share
+
+
+def run_fence_changes(empty: Sequence[bool], rounds: Sequence[bool], uses: Sequence[int],
+                      values: Sequence[float]) -> list[FenceChange | None]:
+    """The `FenceChange` of a fence on each slot inside one fenced run, left
+    to right, given for each of its houses whether it is empty, a roundabout,
+    and under a plan line: the `MoveEvaluator._change` of the whole run's
+    `MoveEvaluator._run` state into the states of its two parts, at the estate
+    `values`. The parts' counts come from running totals over the run."""
+    length = len(empty)
+    built_before, rounds_before, used_before = [0], [0], [0]
+    built = round_count = used = 0
+    for is_empty, roundabout, use in zip(empty, rounds, uses):
+        built += not is_empty
+        round_count += roundabout
+        used += bool(use)
+        built_before.append(built)
+        rounds_before.append(round_count)
+        used_before.append(used)
+
+    def run_state(part_first: int, part_end: int) -> tuple[int, int, float]:
+        """`MoveEvaluator._run` of the houses part_first..part_end-1 of the run."""
+        size = part_end - part_first
+        if size > MAX_ESTATE_SIZE or rounds_before[part_end] != rounds_before[part_first]:
+            return _NO_RUN
+        part_built = built_before[part_end] - built_before[part_first]
+        if part_built == size:
+            return size - 1, 1 if used_before[part_end] != used_before[part_first] else 2, 0.0
+        return size - 1, 0, part_built / size
+
+    whole = run_state(0, length)
+    changes: list[FenceChange | None] = []
+    for cut in range(1, length):
+        estate_terms: list[int] = []
+        potential_terms: list[float] = []
+        unused_change: dict[int, int] = {}
+        sign = -1  # the old run first, then the new ones, as in `MoveEvaluator._change`
+        for size, done, share in (whole, run_state(0, cut), run_state(cut, length)):
+            if size >= 0:
+                value = values[size]
+                if done:
+                    estate_terms.append(sign * value)
+                    if done == 2:
+                        unused_change[size] = unused_change.get(size, 0) + sign
+                else:
+                    potential_terms.append(sign * share * share * value)
+            sign = 1
+        if not estate_terms and not potential_terms:
+            changes.append(None)
+            continue
+        e0, e1, e2 = (*estate_terms, 0, 0, 0)[:3]
+        p0, p1, p2 = (*potential_terms, 0.0, 0.0, 0.0)[:3]
+        changes.append((e0, e1, e2, p0, p1, p2, unused_change if any(unused_change.values()) else None))
+    return changes
+
+
+_RUN_FENCE_CHANGES: dict[tuple, list[FenceChange | None]] = {}
+"""`run_fence_changes` by (empty, rounds, uses, values) (see `MoveEvaluator._run_fence_changes`)."""
+_RUN_FENCE_LIMIT = 50_000
+"""Entries kept at most (the memo starts over when full)."""
 
 
 class MoveEvaluator:
@@ -395,6 +464,7 @@ class MoveEvaluator:
         self.size_bonus = size_bonus
         data = sheet.data
         self.values = list(map(getitem, data.real_estate_tracks, sheet.real_estate))
+        self._values_key = tuple(self.values)
         self.worth = self.values if size_bonus is None else [
             v + b for v, b in zip(self.values, size_bonus)]
         self.prefix, self.windows = _windows(sheet)
@@ -409,6 +479,9 @@ class MoveEvaluator:
         self.bis_cost = data.bis_track[min(n_bis + 1, data.max_bis)] - data.bis_track[n_bis]
         self.pool_gain = data.pool_track[min(n_pools + 1, len(data.pool_track) - 1)] - data.pool_track[n_pools]
         self._sum_streets([street_facts(sheet, s) for s in range(len(sheet.numbers))])
+        # (evaluator it derives from, street, first house and length of the run
+        # written), for evaluators made by `after_write_evaluator`
+        self._written: tuple[MoveEvaluator, int, int, int] | None = None
         # per street, filled on first use: the change of a write in each house (`_write_change`)
         self._writes: list[list[tuple[float, float, float, float, float] | None] | None] = [
             None] * len(sheet.numbers)
@@ -467,6 +540,7 @@ class MoveEvaluator:
         other._facts = self._facts[:]
         other._facts[street] = written
         other._writes = [None] * len(self.rows)
+        other._written = (self, street, first, length)
         return other
 
     # ---------------------------------------------------------------- pieces
@@ -639,6 +713,54 @@ class MoveEvaluator:
                                                 run(street, first + left, length - left))
         return splits
 
+    def _fence_changes(self, street: int) -> list[FenceChange | None]:
+        """For every fence slot of a street, what a fence there changes as a
+        `FenceChange` (None when it changes no sum, or a fence is there
+        already). It depends only on the street and the estate values, so it
+        is kept with the street's facts: the evaluators `after_write_evaluator`
+        derives share it for the streets they did not write on, and later turns
+        for the streets that stay the same."""
+        facts = self._facts[street]
+        cached = facts.fence_changes
+        if cached is None or cached[0] != self.values:
+            cached = facts.fence_changes = (self.values, self._work_out_fence_changes(street))
+        return cached[1]
+
+    def _work_out_fence_changes(self, street: int) -> list[FenceChange | None]:
+        """`_fence_changes` of a street, run by run. On the street an evaluator
+        of `after_write_evaluator` wrote on, only the slots of the written run
+        differ from the evaluator it derives from."""
+        written = self._written
+        if written is not None and written[1] == street:
+            parent, _street, first, length = written
+            changes = parent._fence_changes(street)[:]
+            changes[first:first + length - 1] = self._run_fence_changes(street, first, length)
+            return changes
+        changes = []
+        for first, length, _done in self.sheet.runs(street):
+            changes += self._run_fence_changes(street, first, length)
+            changes.append(None)  # the fence after the run (or the street's end)
+        del changes[-1]
+        return changes
+
+    def _run_fence_changes(self, street: int, first: int, length: int) -> list[FenceChange | None]:
+        """The `FenceChange` of each slot inside one run, left to right (see
+        :func:`run_fence_changes`), remembered by the run's pattern: a run of
+        the same empty houses, roundabouts and plan lines at the same estate
+        values changes the same, wherever and whenever it comes."""
+        end = first + length
+        sheet = self.sheet
+        empty = tuple([number is None for number in self.rows[street][first:end]])
+        rounds = tuple(sheet.roundabouts[street][first:end])
+        uses = tuple(sheet.plan_use[street][first:end])
+        key = (empty, rounds, uses, self._values_key)
+        changes = _RUN_FENCE_CHANGES.get(key)
+        if changes is None:
+            if len(_RUN_FENCE_CHANGES) >= _RUN_FENCE_LIMIT:
+                _RUN_FENCE_CHANGES.clear()
+            changes = _RUN_FENCE_CHANGES[key] = run_fence_changes(empty, rounds, uses, self.values)
+        return changes
+
     def after_real_estate(self, size: int) -> Terms:
         track = self.sheet.data.real_estate_tracks[size - 1]
         gain = track[self.sheet.real_estate[size - 1] + 1] - track[self.sheet.real_estate[size - 1]]
@@ -713,11 +835,24 @@ class MoveEvaluator:
         real-estate or park box, or a pool), like `write_scores`."""
         w_points, w_potential, w_flex, w_progress, w_board = weights
         other, flex_score, board = self.other_points, w_flex * self.flex, w_board * 0.0
-        fence_splits, change = self._fence_splits, self._change
+        base_estates, base_potential, base_progress = self.estates, self.potential, self.progress
+        unchanged = (w_points * (other + 0.0 + base_estates) + w_potential * base_potential + flex_score
+                     + w_progress * base_progress + board)
+        changes: list[FenceChange | None] = []
+        changes_street = -1
         scores = []
         for kind, street, position, number in effects:
-            if kind == SURVEYOR:  # `_fence_sums`, inlined: most effect uses are fences
-                estates, potential, progress, _open, _share = change(*fence_splits(street)[position])
+            if kind == SURVEYOR:  # `_fence_sums` from the kept `_fence_changes`: most effect uses are fences
+                if street != changes_street:
+                    changes, changes_street = self._fence_changes(street), street
+                change = changes[position]
+                if change is None:
+                    scores.append(unchanged)
+                    continue
+                e0, e1, e2, p0, p1, p2, unused_change = change
+                estates = base_estates + e0 + e1 + e2
+                potential = base_potential + p0 + p1 + p2
+                progress = base_progress if unused_change is None else self._progress_after(unused_change)
                 scores.append(w_points * (other + 0.0 + estates) + w_potential * potential + flex_score
                               + w_progress * progress + board)
                 continue
