@@ -19,8 +19,13 @@ is part of the play, so it is chosen by the same evaluation.
 from __future__ import annotations
 
 from welcometo_sim.evaluation import MoveEvaluator, Terms, sheet_terms
+from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
+
+
+_OPTIONS_OF_THE_SHEET = (SURVEYOR, REAL_ESTATE)
+"""Effects whose uses depend on the sheet only, not on the write made with them."""
 
 
 def refused(sheet: Sheet) -> Sheet:
@@ -103,7 +108,8 @@ class GreedyStrategy(Strategy):
         """The candidate moves, best first: (value, play, best effect use or None).
         Every write is scored; effects are tried for the `_candidates` only."""
         evaluator = self._evaluator(view.sheet, view)
-        if evaluator is not None and self._scores_in_bulk():
+        in_bulk = evaluator is not None and self._scores_in_bulk()
+        if in_bulk:
             if None in plays:
                 legal = [play for play in plays if play is not None]
                 order = [-index for index, play in enumerate(plays) if play is not None]
@@ -121,10 +127,13 @@ class GreedyStrategy(Strategy):
                     seen[key] = self._play_value(view, play, evaluator)
                 scored.append((seen[key], -index, play))
         scored.sort(reverse=True)  # by value, then offer order: (value, -index) never ties
-        moves = []
-        for order, (value, _, play) in enumerate(self._candidates(view, scored)):
-            effect, value = self._best_effect(view, play, value, evaluator)
-            moves.append((value, -order, play, effect))
+        candidates = self._candidates(view, scored)
+        if in_bulk:
+            best_effects = self._best_effects_in_bulk(view, candidates, evaluator)  # type: ignore[arg-type]
+        else:
+            best_effects = [self._best_effect(view, play, value, evaluator) for value, _, play in candidates]
+        moves = [(value, -order, play, effect)
+                 for order, ((_, _, play), (effect, value)) in enumerate(zip(candidates, best_effects))]
         moves.sort(reverse=True)  # (value, -order) never ties
         return [(value, play, effect) for value, _, play, effect in moves]
 
@@ -154,7 +163,7 @@ class GreedyStrategy(Strategy):
             return best, value
         offer = view.offers[play.offer]
         if evaluator is not None and self._scores_in_bulk():
-            return self._best_effect_in_bulk(view, play, value, evaluator)
+            return self._best_effects_in_bulk(view, [(value, 0, play)], evaluator)[0]
         after = view.sheet.copy()
         apply_play(after, play)
         options = effect_options(after, offer, play)
@@ -167,28 +176,42 @@ class GreedyStrategy(Strategy):
                 best, value = effect, effect_value
         return best, value
 
-    def _best_effect_in_bulk(self, view: PlayerView, play: Play, value: float, evaluator: MoveEvaluator
-                             ) -> tuple[Effect | None, float]:
-        """`_best_effect` for greedy's own evaluation, without copying the sheet:
-        the evaluator after the write is derived from the one that scored it, so
-        an effect's value is the write's value plus what the effect changes. A
-        plain write changes the options of no effect but the bis (which may copy
-        the number just written), so only then is the play tried on a copy."""
-        best: Effect | None = None
-        offer = view.offers[play.offer]
-        if offer.effect == "bis":
-            after = view.sheet.copy()
-            apply_play(after, play)
-            options = effect_options(after, offer, play)
-        else:
-            options = effect_options(view.sheet, offer, play)
-        if not options:
-            return best, value
-        after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
-        for effect, effect_value in zip(options, after_write.effect_scores(options, self.linear_weights())):
-            if effect_value > value:
-                best, value = effect, effect_value
-        return best, value
+    def _best_effects_in_bulk(self, view: PlayerView, candidates: list[tuple[float, int, Play]],
+                              evaluator: MoveEvaluator) -> list[tuple[Effect | None, float]]:
+        """`_best_effect` of each candidate (value, _, play) for greedy's own
+        evaluation, without copying the sheet: the evaluator that scored the
+        writes scores the effect uses after each of them, so an effect's value
+        is the write's value plus what the effect changes. A plain write
+        changes the options of no effect but the bis (which may copy the number
+        just written), so only then is the play tried on a copy; fence and
+        real-estate options do not depend on the write at all and are listed
+        once for all candidates."""
+        weights = self.linear_weights()
+        options_by_kind: dict[str, list[Effect]] = {}
+        best_effects: list[tuple[Effect | None, float]] = []
+        for value, _, play in candidates:
+            best: Effect | None = None
+            if not play.temp:
+                offer = view.offers[play.offer]
+                kind = offer.effect
+                if kind == BIS:
+                    after = view.sheet.copy()
+                    apply_play(after, play)
+                    options = effect_options(after, offer, play)
+                elif kind in _OPTIONS_OF_THE_SHEET:
+                    options = options_by_kind.get(kind)  # type: ignore[assignment]
+                    if options is None:
+                        options = options_by_kind[kind] = effect_options(view.sheet, offer, play)
+                else:
+                    options = effect_options(view.sheet, offer, play)
+                if options:
+                    scores = evaluator.effect_scores_after_write(play.street, play.house, play.number, options,
+                                                                 weights)
+                    for effect, effect_value in zip(options, scores):
+                        if effect_value > value:
+                            best, value = effect, effect_value
+            best_effects.append((best, value))
+        return best_effects
 
     def _effect_value(self, view: PlayerView, after: Sheet, effect: Effect,
                       evaluator: MoveEvaluator | None) -> float:

@@ -355,6 +355,26 @@ def test_the_evaluator_after_a_write_agrees_with_a_fresh_one_on_a_copy(seed, var
                 assert derived.after_effect(effect) == pytest.approx(fresh.after_effect(effect), abs=1e-9)
 
 
+@settings(max_examples=6, deadline=None, database=None)
+@given(seed=SEEDS)
+def test_effect_scores_after_a_write_equal_those_of_the_evaluator_after_it(seed):
+    """effect_scores_after_write (real-estate, park and pool uses scored
+    without deriving an evaluator) gives exactly (==) the effect_scores of
+    after_write_evaluator, for the options of every offer after every write."""
+    for sheet, plans, first, offers in evaluation_cases(seed):
+        evaluator = MoveEvaluator(sheet, plans, first, 0.5)
+        for play in legal_plays(sheet, offers):
+            if play.temp:
+                continue
+            after = sheet.copy()
+            apply_play(after, play)
+            for offer in offers:  # every kind of effect after this write
+                options = effect_options(after, offer, play)
+                derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
+                assert evaluator.effect_scores_after_write(play.street, play.house, play.number, options,
+                                                           WEIGHTS) == derived.effect_scores(options, WEIGHTS)
+
+
 def every_fence(sheet: Sheet) -> list[Effect]:
     """A surveyor use for every slot of the sheet without a fence."""
     return [Effect(SURVEYOR, street, slot) for street, fences in enumerate(sheet.fences)

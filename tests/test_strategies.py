@@ -122,6 +122,39 @@ def position(sheet, offers: list[Offer], turn: int = 4) -> PlayerView:
                       public, 81 - 3 * turn, Variant(), 2)
 
 
+class OneMoveAtATimeGreedy(GreedyStrategy):
+    """greedy judging every move on its own (copies of the sheet for the
+    effects), as any subclass that changes its evaluation does."""
+
+    def _scores_in_bulk(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("seed, players", [(3, 4), (8, 2), (21, 1)])
+def test_greedy_in_bulk_ranks_moves_as_when_judging_them_one_at_a_time(seed, players):
+    """greedy scores all writes, then the effect uses after its shortlist, in
+    bulk: effect options listed once per decision for the effects that do not
+    depend on the write, scores from the evaluator that scored the writes. At
+    every decision of a game it ranks the same moves, with the same effects
+    and (up to float rounding) values, as when judging one move at a time."""
+    checked = 0
+
+    class CheckedGreedy(GreedyStrategy):
+        def choose_play(self, view, plays):
+            nonlocal checked
+            in_bulk = self.ranked_moves(view, plays)
+            one_at_a_time = OneMoveAtATimeGreedy(np.random.default_rng(0)).ranked_moves(view, plays)
+            assert [(play, effect) for _, play, effect in in_bulk] == [
+                (play, effect) for _, play, effect in one_at_a_time]
+            assert [value for value, _, _ in in_bulk] == pytest.approx(
+                [value for value, _, _ in one_at_a_time], abs=1e-9)
+            checked += 1
+            return super().choose_play(view, plays)
+
+    play_game(Variant(), [Seat(f"p{i}", "checked", CheckedGreedy) for i in range(players)], seed)
+    assert checked > 20 * players
+
+
 @pytest.mark.parametrize("name", ["greedy", "heuristic", "lookahead"])
 def test_a_refusal_is_judged_on_a_sheet_whose_refusals_are_full(name):
     """Searches may ask what a refusal is worth on a sheet that already has

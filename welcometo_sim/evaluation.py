@@ -11,8 +11,8 @@ from __future__ import annotations
 from operator import add, getitem, mul
 from typing import Iterable, NamedTuple, Sequence
 
-from .rules.data import (BIS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, REAL_ESTATE, SURVEYOR,
-                         PlanSpec)
+from .rules.data import (BIS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, POOL, REAL_ESTATE,
+                         SURVEYOR, PlanSpec)
 from .rules.sheet import Sheet
 
 NUMBER_RANGE = MAX_NUMBER - MIN_NUMBER + 1
@@ -525,12 +525,8 @@ class MoveEvaluator:
         other.estates, other.potential, other.progress, other.open_value, other.share_value = \
             self._write_change(street, house)
         other.flex = self._write_sums(street, house, number, 0.0)[2]
+        other.completed, other.unused, other.partial, other.open, other.share = self._counts_after_write(street, house)
         first, length = self._run_at(street, house)
-        counts = [self.completed[:], self.unused[:], self.partial[:], self.open[:], self.share[:]]
-        for (size, done, share), sign in ((self._whole_run(street, first, length), -1),
-                                          (self._run(street, first, length, house), 1)):
-            _count_run(counts, size, done, share, sign)
-        other.completed, other.unused, other.partial, other.open, other.share = counts
         row = self.rows[street][:]
         row[house] = number
         other.rows = self.rows[:]
@@ -542,6 +538,16 @@ class MoveEvaluator:
         other._writes = [None] * len(self.rows)
         other._written = (self, street, first, length)
         return other
+
+    def _counts_after_write(self, street: int, house: int) -> list[list]:
+        """The per-size counts [completed, unused, partial, open, share] once
+        the empty `house` is built (its run's `_run` state changes)."""
+        first, length = self._run_at(street, house)
+        counts = [self.completed[:], self.unused[:], self.partial[:], self.open[:], self.share[:]]
+        for (size, done, share), sign in ((self._whole_run(street, first, length), -1),
+                                          (self._run(street, first, length, house), 1)):
+            _count_run(counts, size, done, share, sign)
+        return counts
 
     # ---------------------------------------------------------------- pieces
     def _plan_progress(self, unused: list[int]) -> float:
@@ -867,6 +873,45 @@ class MoveEvaluator:
             scores.append(w_points * sums[0] + w_potential * sums[1] + w_flex * sums[2]
                           + w_progress * sums[3] + w_board * sums[4])
         return scores
+
+    def effect_scores_after_write(self, street: int, house: int, number: int, effects: Sequence[tuple],
+                                  weights: Sequence[float]) -> list[float]:
+        """``after_write_evaluator(street, house, number).effect_scores(effects,
+        weights)``, the same floats. Real-estate, park and pool uses only shift
+        the sums, so when every effect is one of those they are scored from
+        this evaluator's change for the write, without deriving an evaluator."""
+        if not all(effect[0] in _SHIFTING_KINDS for effect in effects):
+            return self.after_write_evaluator(street, house, number).effect_scores(effects, weights)
+        w_points, w_potential, w_flex, w_progress, w_board = weights
+        estates, potential, progress, _open, _share = self._write_change(street, house)
+        flex = self._write_sums(street, house, number, 0.0)[2]
+        other, sheet = self.other_points, self.sheet
+        counts: list[list] | None = None
+        scores = []
+        for kind, effect_street, position, _number in effects:
+            # the sums of `after_real_estate`, `after_landscaper` and `after_pool`
+            # on the evaluator after the write
+            if kind == REAL_ESTATE:
+                if counts is None:
+                    counts = self._counts_after_write(street, house)
+                track = sheet.data.real_estate_tracks[position - 1]
+                gain = track[sheet.real_estate[position - 1] + 1] - track[sheet.real_estate[position - 1]]
+                points = other + 0.0 + (estates + gain * counts[0][position - 1])
+                shifted_potential = potential + gain * counts[2][position - 1]
+            else:
+                if kind == LANDSCAPER:
+                    track, crossed = sheet.data.park_tracks[effect_street], sheet.parks[effect_street]
+                    points = other + (track[crossed + 1] - track[crossed]) + estates
+                else:
+                    points = other + self.pool_gain + estates
+                shifted_potential = potential
+            scores.append(w_points * points + w_potential * shifted_potential + w_flex * flex
+                          + w_progress * progress + w_board * 0.0)
+        return scores
+
+
+_SHIFTING_KINDS = frozenset((REAL_ESTATE, LANDSCAPER, POOL))
+"""Effects that only shift the sheet's sums (see `MoveEvaluator.effect_scores_after_write`)."""
 
 
 def linear_score(weights: Sequence[float], terms: Terms) -> float:
