@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from helpers import sheet_from
 from welcometo_sim import evaluation
-from welcometo_sim.evaluation import MoveEvaluator, linear_score, street_facts, street_features, street_gaps
+from welcometo_sim.evaluation import (MoveEvaluator, linear_score, plan_progress_from, street_facts, street_features,
+                                     street_gaps)
 from welcometo_sim.rules import effects
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
 from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
@@ -373,6 +374,30 @@ def test_effect_scores_after_a_write_equal_those_of_the_evaluator_after_it(seed)
                 derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
                 assert evaluator.effect_scores_after_write(play.street, play.house, play.number, options,
                                                            WEIGHTS) == derived.effect_scores(options, WEIGHTS)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_plan_progress_remembered_across_evaluators_equals_a_fresh_computation(seed):
+    """Evaluators share plan progress by unused-estate counts across turns and
+    sheets (for the same plans, completed plans and first turns): at every
+    turn of a game where the players complete plans on different turns, it
+    equals plan_progress_from on the sheet's own counts, with one estate of
+    any size more or less."""
+    game = Game(VARIANTS["base"], seats(["greedy", "greedy:shortlist=1"]), seed, plan_ids=PLAN_IDS)
+    completed = set()
+    while not game.play_turn():
+        for sheet in game.sheets:
+            evaluator = MoveEvaluator(sheet, game.plans, tuple(game.first_turn), 0.5)
+            unused = [sum(counts) for counts in zip(*(street_features(sheet, s).unused for s in range(3)))]
+            assert evaluator.progress == plan_progress_from(unused, sheet.plan_turns, game.plans, game.first_turn)
+            for size in range(MAX_ESTATE_SIZE):
+                for change in (1, -1):
+                    changed = unused[:]
+                    changed[size] += change
+                    assert evaluator._progress_after({size: change}) == plan_progress_from(
+                        changed, sheet.plan_turns, game.plans, game.first_turn)
+            completed.add(tuple(sheet.plan_turns))
+    assert len(completed) >= 3  # plans completed by one player, then the other
 
 
 def every_fence(sheet: Sheet) -> list[Effect]:

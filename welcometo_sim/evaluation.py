@@ -124,12 +124,16 @@ class StreetFacts:
     fence slot the run it would split with its two parts (as `_run` states),
     and what a fence on each slot changes at given estate values (see
     `MoveEvaluator._fence_changes`). Copies of a sheet share the facts of the
-    streets they have not changed."""
+    streets they have not changed. `counts` are the per-size counts of its
+    features in one vector (completed, unused, partial, open, share), as
+    `MoveEvaluator._sum_streets` adds them up."""
 
-    __slots__ = ("features", "gaps", "runs_at", "whole_runs", "fence_splits", "fence_changes")
+    __slots__ = ("features", "counts", "gaps", "runs_at", "whole_runs", "fence_splits", "fence_changes")
 
     def __init__(self, features: StreetFeatures | None) -> None:
         self.features = features
+        self.counts: tuple | None = None if features is None else (
+            features.completed + features.unused + features.partial + features.open + features.share)
         self.gaps: list[tuple[int, int, int, int, float] | None] | None = None
         self.runs_at: list[tuple[int, int]] | None = None
         self.whole_runs: dict[int, tuple[int, int, float]] = {}
@@ -432,6 +436,32 @@ _RUN_FENCE_LIMIT = 50_000
 """Entries kept at most (the memo starts over when full)."""
 
 
+_PROGRESS_MEMOS: dict[int, tuple[Sequence[PlanSpec], dict[tuple, dict[tuple[int, ...], float]]]] = {}
+"""Plan progress memos by id of the plans (kept to check the id), then by
+(plan turns, first turns)."""
+_PROGRESS_PLANS_LIMIT = 64
+"""Sets of plans remembered at most (the memos start over when full): one
+per game, while a game and the few around it are played."""
+
+
+def _progress_memo(plans: Sequence[PlanSpec], plan_turns: Sequence[int | None],
+                   first_turn: Sequence[int | None]) -> dict[tuple[int, ...], float]:
+    """Plan progress by the counts of unused completed estates per size (see
+    :func:`plan_progress_from`), for these plans, completed plans and first
+    turns: it depends on nothing else, so every evaluator of the game's
+    sheets shares it, turn after turn, until a plan is completed."""
+    entry = _PROGRESS_MEMOS.get(id(plans))
+    if entry is None or entry[0] is not plans:
+        if len(_PROGRESS_MEMOS) >= _PROGRESS_PLANS_LIMIT:
+            _PROGRESS_MEMOS.clear()
+        entry = _PROGRESS_MEMOS[id(plans)] = (plans, {})
+    key = (tuple(plan_turns), tuple(first_turn))
+    memo = entry[1].get(key)
+    if memo is None:
+        memo = entry[1][key] = {}
+    return memo
+
+
 class MoveEvaluator:
     """The evaluation terms of a sheet after one hypothetical move, without
     copying the sheet: a write or a bis changes one run and one gap of one
@@ -448,10 +478,7 @@ class MoveEvaluator:
     def __init__(self, sheet: Sheet, plans: Sequence[PlanSpec],
                  first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0,
                  size_bonus: Sequence[float] | None = None) -> None:
-        # Plan progress by unused-estate counts: valid while plans, first_turn
-        # and the sheet's completed plans stay the same, so evaluators made by
-        # `after_write_evaluator` share it.
-        self._progress: dict[tuple[int, ...], float] = {}
+        self._progress = _progress_memo(plans, sheet.plan_turns, first_turn)
         self._setup(sheet, plans, first_turn, temp_value, size_bonus)
 
     def _setup(self, sheet: Sheet, plans: Sequence[PlanSpec], first_turn: Sequence[int | None],
@@ -494,7 +521,7 @@ class MoveEvaluator:
         # Every per-size count of every street in one vector, summed over the
         # streets element by element: the same additions, in the same order,
         # as sum() per field (0 + x is x for these non-negative numbers).
-        vectors = [f.completed + f.unused + f.partial + f.open + f.share for f in features]
+        vectors = [f.counts for f in facts]
         totals = vectors[0]
         for vector in vectors[1:]:
             totals = list(map(add, totals, vector))
