@@ -18,7 +18,7 @@ is part of the play, so it is chosen by the same evaluation.
 
 from __future__ import annotations
 
-from welcometo_sim.evaluation import MoveEvaluator, Terms, sheet_terms
+from welcometo_sim.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
@@ -26,6 +26,13 @@ from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, a
 
 _OPTIONS_OF_THE_SHEET = (SURVEYOR, REAL_ESTATE)
 """Effects whose uses depend on the sheet only, not on the write made with them."""
+
+
+def has_refusal(plays: list[Play | None]) -> bool:
+    """Whether a permit refusal (None) is among the plays, as ``None in plays``:
+    a play is a tuple of several fields, always true, so only None is false,
+    and `all` tests that without comparing every play with None."""
+    return not all(plays)
 
 
 def refused(sheet: Sheet) -> Sheet:
@@ -108,34 +115,51 @@ class GreedyStrategy(Strategy):
         """The candidate moves, best first: (value, play, best effect use or None).
         Every write is scored; effects are tried for the `_candidates` only."""
         evaluator = self._evaluator(view.sheet, view)
-        in_bulk = evaluator is not None and self._scores_in_bulk()
-        if in_bulk:
-            if None in plays:
-                legal = [play for play in plays if play is not None]
-                order = [-index for index, play in enumerate(plays) if play is not None]
-            else:
-                legal, order = plays, range(0, -len(plays), -1)
-            scored = list(zip(evaluator.write_scores(legal, self.linear_weights()), order, legal))
+        if evaluator is not None and self._scores_in_bulk():
+            candidates = self._candidates_in_bulk(view, plays, evaluator)
+            best_effects = self._best_effects_in_bulk(view, candidates, evaluator)
         else:
-            scored = []
-            seen: dict[tuple, float] = {}
-            for index, play in enumerate(plays):
-                if play is None:
-                    continue
-                key = play[1:]  # the same write from two offers evaluates the same
-                if key not in seen:
-                    seen[key] = self._play_value(view, play, evaluator)
-                scored.append((seen[key], -index, play))
-        scored.sort(reverse=True)  # by value, then offer order: (value, -index) never ties
-        candidates = self._candidates(view, scored)
-        if in_bulk:
-            best_effects = self._best_effects_in_bulk(view, candidates, evaluator)  # type: ignore[arg-type]
-        else:
+            candidates = self._candidates(view, self._scored_one_at_a_time(view, plays, evaluator))
             best_effects = [self._best_effect(view, play, value, evaluator) for value, _, play in candidates]
         moves = [(value, -order, play, effect)
                  for order, ((_, _, play), (effect, value)) in enumerate(zip(candidates, best_effects))]
         moves.sort(reverse=True)  # (value, -order) never ties
         return [(value, play, effect) for value, _, play, effect in moves]
+
+    def _scored_one_at_a_time(self, view: PlayerView, plays: list[Play | None],
+                              evaluator: MoveEvaluator | None) -> list[tuple[float, int, Play]]:
+        """(value, -index in `plays`, play) of every write, best first, each
+        valued by `_play_value`."""
+        scored = []
+        seen: dict[tuple, float] = {}
+        for index, play in enumerate(plays):
+            if play is None:
+                continue
+            key = play[1:]  # the same write from two offers evaluates the same
+            if key not in seen:
+                seen[key] = self._play_value(view, play, evaluator)
+            scored.append((seen[key], -index, play))
+        scored.sort(reverse=True)  # by value, then offer order: (value, -index) never ties
+        return scored
+
+    def _candidates_in_bulk(self, view: PlayerView, plays: list[Play | None], evaluator: MoveEvaluator
+                            ) -> list[tuple[float, int, Play]]:
+        """`_candidates` of the writes, all scored by one call of
+        `MoveEvaluator.write_scores` (see `_scores_in_bulk`), ranked like
+        `_scored_one_at_a_time` ranks them. The plays are sorted by score
+        alone, which keeps plays of equal score in offer order, as (value,
+        -index) does; and when the class keeps greedy's own `_candidates` (the
+        `shortlist` best), only those are made into (value, -index, play)."""
+        if has_refusal(plays):
+            legal = [play for play in plays if play is not None]
+            order = [-index for index, play in enumerate(plays) if play is not None]
+        else:
+            legal, order = plays, range(0, -len(plays), -1)  # type: ignore[assignment]
+        scores = evaluator.write_scores(legal, self.linear_weights())
+        ranked = sorted(range(len(scores)), key=scores.__getitem__, reverse=True)  # a stable sort
+        if type(self)._candidates is GreedyStrategy._candidates:
+            ranked = ranked[:self.params["shortlist"]]
+        return self._candidates(view, [(scores[i], order[i], legal[i]) for i in ranked])  # type: ignore[misc]
 
     def refusal_value(self, view: PlayerView) -> float:
         """The evaluation of the sheet after a permit refusal."""
@@ -144,7 +168,7 @@ class GreedyStrategy(Strategy):
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         moves = self.ranked_moves(view, plays)
         best_value, best_play, best_effect = moves[0] if moves else (float("-inf"), None, None)
-        if None in plays and (best_play is None or self.refusal_value(view) > best_value):
+        if has_refusal(plays) and (best_play is None or self.refusal_value(view) > best_value):
             return None
         self._planned_effect = best_effect
         return best_play
@@ -205,8 +229,12 @@ class GreedyStrategy(Strategy):
                 else:
                     options = effect_options(view.sheet, offer, play)
                 if options:
-                    scores = evaluator.effect_scores_after_write(play.street, play.house, play.number, options,
-                                                                 weights)
+                    if kind in SHIFTING_EFFECTS:
+                        scores = evaluator.shifting_effect_scores_after_write(play.street, play.house, play.number,
+                                                                              options, weights)
+                    else:
+                        after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
+                        scores = after_write.effect_scores(options, weights)
                     for effect, effect_value in zip(options, scores):
                         if effect_value > value:
                             best, value = effect, effect_value

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from helpers import sheet_from
 from welcometo_sim import evaluation
-from welcometo_sim.evaluation import (MoveEvaluator, linear_score, plan_progress_from, street_facts, street_features,
-                                     street_gaps)
+from welcometo_sim.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score, plan_progress_from, street_facts,
+                                     street_features, street_gaps)
 from welcometo_sim.rules import effects
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
 from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
@@ -358,10 +358,11 @@ def test_the_evaluator_after_a_write_agrees_with_a_fresh_one_on_a_copy(seed, var
 
 @settings(max_examples=6, deadline=None, database=None)
 @given(seed=SEEDS)
-def test_effect_scores_after_a_write_equal_those_of_the_evaluator_after_it(seed):
-    """effect_scores_after_write (real-estate, park and pool uses scored
-    without deriving an evaluator) gives exactly (==) the effect_scores of
-    after_write_evaluator, for the options of every offer after every write."""
+def test_shifting_effect_scores_after_a_write_equal_those_of_the_evaluator_after_it(seed):
+    """shifting_effect_scores_after_write (real-estate, park and pool uses
+    scored without deriving an evaluator) gives exactly (==) the effect_scores
+    of after_write_evaluator, for the options of each of these effects after
+    every write."""
     for sheet, plans, first, offers in evaluation_cases(seed):
         evaluator = MoveEvaluator(sheet, plans, first, 0.5)
         for play in legal_plays(sheet, offers):
@@ -369,11 +370,11 @@ def test_effect_scores_after_a_write_equal_those_of_the_evaluator_after_it(seed)
                 continue
             after = sheet.copy()
             apply_play(after, play)
-            for offer in offers:  # every kind of effect after this write
-                options = effect_options(after, offer, play)
-                derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
-                assert evaluator.effect_scores_after_write(play.street, play.house, play.number, options,
-                                                           WEIGHTS) == derived.effect_scores(options, WEIGHTS)
+            derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
+            for kind in SHIFTING_EFFECTS:
+                options = effect_options(after, Offer(play.number, kind, play.offer, play.offer), play)
+                assert evaluator.shifting_effect_scores_after_write(
+                    play.street, play.house, play.number, options, WEIGHTS) == derived.effect_scores(options, WEIGHTS)
 
 
 @pytest.mark.parametrize("seed", [3, 7])

@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 
 from helpers import sheet_from
 from strategies import BUILTIN
-from strategies.greedy import GreedyStrategy
+from strategies.greedy import GreedyStrategy, has_refusal
 from strategies.lookahead import CardCounter, LookaheadStrategy
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.data import DEFAULT_DATA, POOL, POOL_HOUSES
-from welcometo_sim.rules.effects import Effect, Offer, apply_play, effect_options, legal_plays
+from welcometo_sim.rules.effects import Effect, Offer, Play, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, PlayerView, PublicSeat, Seat, play_game
 from welcometo_sim.rules.replay import verify
 from welcometo_sim.rules.variant import Variant
@@ -130,20 +130,33 @@ class OneMoveAtATimeGreedy(GreedyStrategy):
         return False
 
 
-@pytest.mark.parametrize("seed, players", [(3, 4), (8, 2), (21, 1)])
-def test_greedy_in_bulk_ranks_moves_as_when_judging_them_one_at_a_time(seed, players):
-    """greedy scores all writes, then the effect uses after its shortlist, in
-    bulk: effect options listed once per decision for the effects that do not
-    depend on the write, scores from the evaluator that scored the writes. At
-    every decision of a game it ranks the same moves, with the same effects
-    and (up to float rounding) values, as when judging one move at a time."""
-    checked = 0
+class EveryOtherCandidate:
+    """`_candidates` of its own: every other write of the ten best."""
 
-    class CheckedGreedy(GreedyStrategy):
+    def _candidates(self, view, scored):
+        return scored[:10:2]
+
+
+@pytest.mark.parametrize("seed, players, own_candidates", [(3, 4, False), (8, 2, False), (21, 1, False),
+                                                           (5, 2, True)])
+def test_greedy_in_bulk_ranks_moves_as_when_judging_them_one_at_a_time(seed, players, own_candidates):
+    """greedy scores all writes, then the effect uses after its shortlist, in
+    bulk: writes ranked by score alone, effect options listed once per
+    decision for the effects that do not depend on the write, scores from the
+    evaluator that scored the writes. At every decision of a game it ranks the
+    same moves, with the same effects and (up to float rounding) values, as
+    when judging one move at a time; so does a subclass with its own
+    `_candidates`, which are chosen from all the writes."""
+    checked = 0
+    bases = (EveryOtherCandidate, GreedyStrategy) if own_candidates else (GreedyStrategy,)
+    one_at_a_time_class = type("OneAtATime", (EveryOtherCandidate, OneMoveAtATimeGreedy) if own_candidates
+                               else (OneMoveAtATimeGreedy,), {})
+
+    class CheckedGreedy(*bases):  # type: ignore[misc]
         def choose_play(self, view, plays):
             nonlocal checked
             in_bulk = self.ranked_moves(view, plays)
-            one_at_a_time = OneMoveAtATimeGreedy(np.random.default_rng(0)).ranked_moves(view, plays)
+            one_at_a_time = one_at_a_time_class(np.random.default_rng(0)).ranked_moves(view, plays)
             assert [(play, effect) for _, play, effect in in_bulk] == [
                 (play, effect) for _, play, effect in one_at_a_time]
             assert [value for value, _, _ in in_bulk] == pytest.approx(
@@ -153,6 +166,13 @@ def test_greedy_in_bulk_ranks_moves_as_when_judging_them_one_at_a_time(seed, pla
 
     play_game(Variant(), [Seat(f"p{i}", "checked", CheckedGreedy) for i in range(players)], seed)
     assert checked > 20 * players
+
+
+def test_has_refusal_finds_none_among_the_plays():
+    plays = [Play(0, 0, 3, 5), Play(1, 2, 0, 0, True)]
+    assert not has_refusal(plays)
+    assert has_refusal([*plays, None]) and has_refusal([None, *plays]) and has_refusal([None])
+    assert not has_refusal([])
 
 
 @pytest.mark.parametrize("name", ["greedy", "heuristic", "lookahead"])

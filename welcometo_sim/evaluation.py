@@ -901,14 +901,12 @@ class MoveEvaluator:
                           + w_progress * sums[3] + w_board * sums[4])
         return scores
 
-    def effect_scores_after_write(self, street: int, house: int, number: int, effects: Sequence[tuple],
-                                  weights: Sequence[float]) -> list[float]:
+    def shifting_effect_scores_after_write(self, street: int, house: int, number: int, effects: Sequence[tuple],
+                                           weights: Sequence[float]) -> list[float]:
         """``after_write_evaluator(street, house, number).effect_scores(effects,
-        weights)``, the same floats. Real-estate, park and pool uses only shift
-        the sums, so when every effect is one of those they are scored from
+        weights)`` for real-estate, park and pool uses (`SHIFTING_EFFECTS`),
+        the same floats: these only shift the sums, so they are scored from
         this evaluator's change for the write, without deriving an evaluator."""
-        if not all(effect[0] in _SHIFTING_KINDS for effect in effects):
-            return self.after_write_evaluator(street, house, number).effect_scores(effects, weights)
         w_points, w_potential, w_flex, w_progress, w_board = weights
         estates, potential, progress, _open, _share = self._write_change(street, house)
         flex = self._write_sums(street, house, number, 0.0)[2]
@@ -937,8 +935,8 @@ class MoveEvaluator:
         return scores
 
 
-_SHIFTING_KINDS = frozenset((REAL_ESTATE, LANDSCAPER, POOL))
-"""Effects that only shift the sheet's sums (see `MoveEvaluator.effect_scores_after_write`)."""
+SHIFTING_EFFECTS = frozenset((REAL_ESTATE, LANDSCAPER, POOL))
+"""Effects that only shift the sheet's sums (see `MoveEvaluator.shifting_effect_scores_after_write`)."""
 
 
 def linear_score(weights: Sequence[float], terms: Terms) -> float:
