@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from helpers import sheet_from
 from welcometo_sim import evaluation
 from welcometo_sim.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score, plan_progress_from, street_facts,
-                                     street_features, street_gaps)
+                                     street_features, street_flexibility, street_gaps)
 from welcometo_sim.rules import effects
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
 from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
@@ -460,6 +460,18 @@ def test_fence_scores_from_kept_changes_equal_fresh_ones_all_game_long(seed, var
             apply_play(after, play)
             derived = evaluator.after_write_evaluator(play.street, play.house, play.number)
             assert_fence_scores_are_fresh(derived, after, fences)
+
+
+@settings(max_examples=4, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
+def test_street_facts_keep_the_street_gaps_their_flexibility_comes_from(seed, variant):
+    """The gaps a street's facts keep (and move evaluation reuses) are the
+    street's gaps as they are, and its flexibility is street_flexibility."""
+    for sheet, _plans, _first, _offers in evaluation_cases(seed, variant):
+        for street in range(len(sheet.numbers)):
+            facts = street_facts(sheet, street)
+            assert facts.street_gaps == street_gaps(sheet, street)
+            assert facts.features.flexibility == street_flexibility(sheet, street)
 
 
 def test_street_facts_are_shared_by_copies_until_a_street_changes():

@@ -105,9 +105,14 @@ def street_flexibility(sheet: Sheet, street: int) -> float:
     """How many empty houses of a street could still be built. Each gap (empty
     houses between two written numbers of a segment) takes at most as many
     houses as there are numbers left that fit in it, rare numbers counting less."""
+    return _gaps_flexibility(sheet, street_gaps(sheet, street))
+
+
+def _gaps_flexibility(sheet: Sheet, gaps: list[tuple[int, int, int, int]]) -> float:
+    """`street_flexibility` of a street with these `street_gaps`."""
     weight_sums = _weight_sums(sheet)
     total = 0.0
-    for _first, length, lo, hi in street_gaps(sheet, street):
+    for _first, length, lo, hi in gaps:
         numbers = weight_sums[lo + 1][hi]
         total += length if length < numbers else numbers
     return total
@@ -126,12 +131,16 @@ class StreetFacts:
     `MoveEvaluator._fence_changes`). Copies of a sheet share the facts of the
     streets they have not changed. `counts` are the per-size counts of its
     features in one vector (completed, unused, partial, open, share), as
-    `MoveEvaluator._sum_streets` adds them up."""
+    `MoveEvaluator._sum_streets` adds them up, and `street_gaps` its
+    :func:`street_gaps`, from which both its flexibility and `gaps` come."""
 
-    __slots__ = ("features", "counts", "gaps", "runs_at", "whole_runs", "fence_splits", "fence_changes")
+    __slots__ = ("features", "counts", "street_gaps", "gaps", "runs_at", "whole_runs", "fence_splits",
+                 "fence_changes")
 
-    def __init__(self, features: StreetFeatures | None) -> None:
+    def __init__(self, features: StreetFeatures | None,
+                 street_gaps: list[tuple[int, int, int, int]] | None = None) -> None:
         self.features = features
+        self.street_gaps = street_gaps
         self.counts: tuple | None = None if features is None else (
             features.completed + features.unused + features.partial + features.open + features.share)
         self.gaps: list[tuple[int, int, int, int, float] | None] | None = None
@@ -145,7 +154,8 @@ def street_facts(sheet: Sheet, street: int) -> StreetFacts:
     """The cached :class:`StreetFacts` of one street."""
     facts = sheet.street_cache[street]
     if facts is None:
-        facts = sheet.street_cache[street] = StreetFacts(_street_features(sheet, street))
+        gaps = street_gaps(sheet, street)
+        facts = sheet.street_cache[street] = StreetFacts(_street_features(sheet, street, gaps), gaps)
     return facts  # type: ignore[return-value]
 
 
@@ -157,7 +167,7 @@ def street_features(sheet: Sheet, street: int) -> StreetFeatures:
     return facts.features  # type: ignore[union-attr]
 
 
-def _street_features(sheet: Sheet, street: int) -> StreetFeatures:
+def _street_features(sheet: Sheet, street: int, gaps: list[tuple[int, int, int, int]]) -> StreetFeatures:
     completed = [0] * MAX_ESTATE_SIZE
     unused = [0] * MAX_ESTATE_SIZE
     partial = [0.0] * MAX_ESTATE_SIZE
@@ -180,7 +190,7 @@ def _street_features(sheet: Sheet, street: int) -> StreetFeatures:
             open_runs[length - 1] += 1
             share[length - 1] += built / length
     return StreetFeatures(tuple(completed), tuple(unused), tuple(partial),
-                          street_flexibility(sheet, street), tuple(open_runs), tuple(share))
+                          _gaps_flexibility(sheet, gaps), tuple(open_runs), tuple(share))
 
 
 def sheet_features(sheet: Sheet) -> list[StreetFeatures]:
@@ -635,7 +645,10 @@ class MoveEvaluator:
         if gaps is None:  # the first look at this street
             gaps = facts.gaps = [None] * len(self.rows[street])
             windows = self.windows
-            for first, length, lo, hi in street_gaps(self.sheet, street, self.rows[street]):
+            runs = facts.street_gaps  # None on the street that `after_write_evaluator` wrote on
+            if runs is None:
+                runs = street_gaps(self.sheet, street, self.rows[street])
+            for first, length, lo, hi in runs:
                 gap = (first, first + length - 1, lo, hi, _gap_value(length, windows[lo + 1][hi]))
                 gaps[first:first + length] = [gap] * length
         return gaps[house] or (house, house - 1, 0, 0, 0.0)
@@ -869,7 +882,8 @@ class MoveEvaluator:
         w_points, w_potential, w_flex, w_progress, w_board = weights
         other, flex_score, board = self.other_points, w_flex * self.flex, w_board * 0.0
         base_estates, base_potential, base_progress = self.estates, self.potential, self.progress
-        unchanged = (w_points * (other + 0.0 + base_estates) + w_potential * base_potential + flex_score
+        other_points = other + 0.0  # `other + 0.0 + estates` adds in this order
+        unchanged = (w_points * (other_points + base_estates) + w_potential * base_potential + flex_score
                      + w_progress * base_progress + board)
         changes: list[FenceChange | None] = []
         changes_street = -1
@@ -886,7 +900,7 @@ class MoveEvaluator:
                 estates = base_estates + e0 + e1 + e2
                 potential = base_potential + p0 + p1 + p2
                 progress = base_progress if unused_change is None else self._progress_after(unused_change)
-                scores.append(w_points * (other + 0.0 + estates) + w_potential * potential + flex_score
+                scores.append(w_points * (other_points + estates) + w_potential * potential + flex_score
                               + w_progress * progress + board)
                 continue
             if kind == BIS:
