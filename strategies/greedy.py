@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from welcometo_sim.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
-from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect,
+from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
 
 
@@ -205,11 +205,7 @@ class GreedyStrategy(Strategy):
         """`_best_effect` of each candidate (value, _, play) for greedy's own
         evaluation, without copying the sheet: the evaluator that scored the
         writes scores the effect uses after each of them, so an effect's value
-        is the write's value plus what the effect changes. A plain write
-        changes the options of no effect but the bis (which may copy the number
-        just written), so only then is the play tried on a copy; fence and
-        real-estate options do not depend on the write at all and are listed
-        once for all candidates."""
+        is the write's value plus what the effect changes."""
         weights = self.linear_weights()
         options_by_kind: dict[str, list[Effect]] = {}
         best_effects: list[tuple[Effect | None, float]] = []
@@ -217,29 +213,44 @@ class GreedyStrategy(Strategy):
             best: Effect | None = None
             if not play.temp:
                 offer = view.offers[play.offer]
-                kind = offer.effect
-                if kind == BIS:
-                    after = view.sheet.copy()
-                    apply_play(after, play)
-                    options = effect_options(after, offer, play)
-                elif kind in _OPTIONS_OF_THE_SHEET:
-                    options = options_by_kind.get(kind)  # type: ignore[assignment]
-                    if options is None:
-                        options = options_by_kind[kind] = effect_options(view.sheet, offer, play)
-                else:
-                    options = effect_options(view.sheet, offer, play)
+                options = self._options_after_write(view, play, offer, options_by_kind)
                 if options:
-                    if kind in SHIFTING_EFFECTS:
-                        scores = evaluator.shifting_effect_scores_after_write(play.street, play.house, play.number,
-                                                                              options, weights)
-                    else:
-                        after_write = evaluator.after_write_evaluator(play.street, play.house, play.number)
-                        scores = after_write.effect_scores(options, weights)
-                    for effect, effect_value in zip(options, scores):
-                        if effect_value > value:
-                            best, value = effect, effect_value
+                    scores = self._effect_scores_after_write(evaluator, play, offer.effect, options, weights)
+                    top = max(range(len(scores)), key=scores.__getitem__)  # the first of the best
+                    if scores[top] > value:
+                        best, value = options[top], scores[top]
             best_effects.append((best, value))
         return best_effects
+
+    @staticmethod
+    def _options_after_write(view: PlayerView, play: Play, offer: Offer,
+                             options_by_kind: dict[str, list[Effect]]) -> list[Effect]:
+        """The uses of the offer's effect after `play`. A plain write changes
+        the options of no effect but the bis (which may copy the number just
+        written), so only then is the play made on a copy; fence and
+        real-estate options do not depend on the write at all and are listed
+        once for all candidates (kept in `options_by_kind`)."""
+        kind = offer.effect
+        if kind == BIS:
+            after = view.sheet.copy()
+            apply_play(after, play)
+            return effect_options(after, offer, play)
+        if kind in _OPTIONS_OF_THE_SHEET:
+            options = options_by_kind.get(kind)
+            if options is None:
+                options = options_by_kind[kind] = effect_options(view.sheet, offer, play)
+            return options
+        return effect_options(view.sheet, offer, play)
+
+    @staticmethod
+    def _effect_scores_after_write(evaluator: MoveEvaluator, play: Play, kind: str, options: list[Effect],
+                                   weights: tuple[float, ...]) -> list[float]:
+        """The scores of the effect uses `options` (all of `kind`) after the
+        write `play`, from the evaluator that scored the write."""
+        if kind in SHIFTING_EFFECTS:
+            return evaluator.shifting_effect_scores_after_write(play.street, play.house, play.number, options,
+                                                                weights)
+        return evaluator.after_write_evaluator(play.street, play.house, play.number).effect_scores(options, weights)
 
     def _effect_value(self, view: PlayerView, after: Sheet, effect: Effect,
                       evaluator: MoveEvaluator | None) -> float:

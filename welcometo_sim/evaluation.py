@@ -851,28 +851,33 @@ class MoveEvaluator:
         making the Terms: the inner loop of a search that weighs the terms
         linearly. What does not depend on the number is worked out once per
         house: the weighted points and potential (with and without a temp box
-        crossed) and the weighted plan progress."""
+        crossed), the weighted plan progress, and where the house lies in its
+        gap."""
         w_points, w_potential, w_flex, w_progress, w_board = weights
         board = w_board * 0.0
         other, temp_points, base_flex, windows = self.other_points, self.temp_gain - 0.0, self.flex, self.windows
         by_house: list[list[tuple | None]] = [[None] * len(row) for row in self.rows]
-        scores = []
+        scores: list[float] = []
+        append = scores.append
         for _offer, street, house, number, temp, _truck in plays:
             known = by_house[street][house]
             if known is None:
                 estates, potential, progress, _open, _share = self._write_change(street, house)
+                gap_first, gap_last, lo, hi, gap_flex = self._gap(street, house)
+                # the houses of the gap left and right of this one (-1: a dead house, no gap)
+                left, right = (house - gap_first, gap_last - house) if gap_last >= gap_first else (-1, -1)
                 known = by_house[street][house] = (
                     w_points * (other + 0.0 + estates) + w_potential * potential,
                     w_points * (other + temp_points + estates) + w_potential * potential,
-                    w_progress * progress, self._gap(street, house))
-            plain, with_temp, progress_score, (gap_first, gap_last, lo, hi, gap_flex) = known
-            flex = base_flex
-            if gap_last >= gap_first:  # as in `_write_sums`
-                left, left_window = house - gap_first, windows[lo + 1][number]
-                right, right_window = gap_last - house, windows[number + 1][hi]
-                flex += ((left if left < left_window else left_window)
-                         + (right if right < right_window else right_window) - gap_flex)
-            scores.append((with_temp if temp else plain) + w_flex * flex + progress_score + board)
+                    w_progress * progress, left, right, windows[lo + 1], hi, gap_flex)
+            plain, with_temp, progress_score, left, right, left_windows, hi, gap_flex = known
+            if left < 0:
+                flex = base_flex
+            else:  # as in `_write_sums`
+                left_window, right_window = left_windows[number], windows[number + 1][hi]
+                flex = base_flex + ((left if left < left_window else left_window)
+                                    + (right if right < right_window else right_window) - gap_flex)
+            append((with_temp if temp else plain) + w_flex * flex + progress_score + board)
         return scores
 
     def effect_scores(self, effects: Iterable[tuple], weights: Sequence[float]) -> list[float]:
