@@ -106,10 +106,25 @@ def street_plays(offer: int, street: int, number: int, temp: bool, houses: int) 
     if plays is None:
         if len(memo) >= _SHARED_LIMIT:
             memo.clear()
-        new = tuple.__new__  # several times cheaper than Play(...)
-        plays = memo[key] = tuple(new(Play, (offer, street, house, number, temp, None))
-                                  for house in houses_of(houses))
+        plays = memo[key] = tuple([_play(offer, street, house, number, temp) for house in houses_of(houses)])
     return plays
+
+
+_PLAY_OBJECTS: dict[tuple[int, int, int, int, bool], Play] = {}
+
+
+def _play(offer: int, street: int, house: int, number: int, temp: bool) -> Play:
+    """The one Play object of these values, shared by every memo entry that
+    holds it: a few thousand objects instead of one per entry, which keeps
+    the plays a turn touches in the processor's caches."""
+    key = (offer, street, house, number, temp)
+    found = _PLAY_OBJECTS.get(key)
+    if found is None:
+        if len(_PLAY_OBJECTS) >= _SHARED_LIMIT:
+            _PLAY_OBJECTS.clear()
+        new = tuple.__new__  # several times cheaper than Play(...)
+        found = _PLAY_OBJECTS[key] = new(Play, (offer, street, house, number, temp, None))
+    return found
 
 
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
