@@ -192,3 +192,30 @@ def test_settle_plans_ignores_completions_of_other_turns():
     assert first == [None, None, 1] and a.plan_points == [0, 0, 7]
     settle_plans([a], plans, first, turn=2)     # nothing new: nothing changes
     assert first == [None, None, 1] and a.plan_points == [0, 0, 7]
+
+
+@pytest.mark.parametrize("variant, kinds", [
+    ({}, ["random", "random", "random"]),
+    ({}, ["greedy", "greedy"]),
+    ({"advanced": True}, ["random", "greedy"]),
+    ({"board": "ice-cream"}, ["random", "random"]),
+    ({"solo": True}, ["random"]),
+])
+def test_skipping_plan_checks_while_the_unused_estates_stay_the_same_changes_nothing(variant, kinds, monkeypatch):
+    """The game asks for plan claims only when a sheet's unused estates changed
+    (estate plans) or always (other plans): the records equal those of games
+    where every check is made (a fresh list every time defeats the skip)."""
+    from welcometo_sim.rules.game import Seat, play_game
+    from welcometo_sim.rules.variant import Variant
+    from welcometo_sim.strategy import parse_strategy
+
+    seats = [Seat(f"p{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)]
+    rules = Variant(**variant)
+    skipping = [play_game(rules, seats, seed, record=True).record for seed in range(6)]
+    fresh = Sheet.unused_estates
+    monkeypatch.setattr(Sheet, "unused_estates", lambda sheet: list(fresh(sheet)))
+    checking = [play_game(rules, seats, seed, record=True).record for seed in range(6)]
+    assert skipping == checking
+    if "greedy" in kinds:  # plans are claimed in these games, so the checks matter
+        assert any(action["plans"] for record in skipping for turn in record["turns"]
+                   for action in turn["actions"])

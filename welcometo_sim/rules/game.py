@@ -222,6 +222,10 @@ class Game:
         self.race: list[int | None] = [None] * len(variant.data.street_houses)
         self.reshuffle_pending = False
         self.turn_records: list[dict] | None = [] if record else None
+        # Estate plans without filters can only become claimable when a sheet's
+        # unused estates change; the sheet makes a new list whenever they do.
+        self._plans_use_only_estates = all(p.kind == "estates" and not p.estate_filter for p in self.plans)
+        self._unused_without_claims: list[list | None] = [None] * len(self.seats)
 
     # ------------------------------------------------------------------ driving
     def play(self) -> GameResult:
@@ -374,8 +378,12 @@ class Game:
 
     def _claim_plans(self, seat: int, view: PlayerView, action: dict) -> None:
         sheet = view.sheet
+        unused = sheet.unused_estates() if self._plans_use_only_estates else None
+        if unused is not None and unused is self._unused_without_claims[seat]:
+            return  # the same unused estates (list object) as at the last check, which found no claim
         claimable = claim_options(sheet, self.plans)
         if not claimable:
+            self._unused_without_claims[seat] = unused
             return
         chosen = self._ask(seat, "choose_plans", view, claimable)
         for claim in chosen or ():

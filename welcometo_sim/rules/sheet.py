@@ -467,7 +467,11 @@ class Sheet:
         ]
 
     def unused_estates(self) -> list[Estate]:
-        """Completed estates none of whose houses serve a plan yet."""
+        """Completed estates none of whose houses serve a plan yet.
+
+        Read-only: the list is never changed in place, every change of the
+        unused estates makes a new list (the game skips its plan checks while
+        the list object stays the same)."""
         if self._unused is None:
             use = self.plan_use
             self._unused = [
