@@ -180,8 +180,13 @@ def card_source(variant: Variant, rng: np.random.Generator, n_players: int) -> D
 
 def end_reasons(sheets: Sequence[Sheet], deck_exhausted: bool = False) -> list[str]:
     """Every end condition of RULES.md §7 that holds now."""
+    for sheet in sheets:  # the usual answer first: this runs after every turn
+        if sheet.refusals >= sheet.data.max_refusals or None not in sheet.plan_turns or sheet.is_full():
+            break
+    else:
+        return ["deck"] if deck_exhausted else []
     refusals = plans = houses = False
-    for sheet in sheets:  # one pass: this runs after every turn
+    for sheet in sheets:
         refusals = refusals or sheet.refusals >= sheet.data.max_refusals
         plans = plans or None not in sheet.plan_turns
         houses = houses or sheet.is_full()
@@ -237,12 +242,12 @@ class Game:
     def play_turn(self) -> list[str]:
         """Play one turn for everybody; returns the end reasons (empty: go on)."""
         self.turn += 1
-        events = []
         if self.reshuffle_pending:
             self.deck.reshuffle_all()
             self.reshuffle_pending = False
-            events.append("plan-reshuffle")
-        events += self.deck.begin_turn()
+            events = ["plan-reshuffle", *self.deck.begin_turn()]
+        else:
+            events = self.deck.begin_turn()
         if "solo-card" in events:
             solo_card_came_up(self.first_turn, self.turn)
         next_effects = self.deck.next_effects()
