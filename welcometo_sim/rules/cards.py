@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .data import HAND_SIZE, N_STACKS, SOLO_CARD
+from .data import EFFECTS, HAND_SIZE, MAX_NUMBER, N_STACKS, SOLO_CARD
 from .effects import Offer
 
 Card = tuple[int, str]
@@ -43,6 +43,28 @@ def offer(number: int, effect: str, number_from: int, effect_from: int) -> Offer
     return found
 
 
+_OFFER_TABLES: dict[int, tuple[Sequence[Card], tuple[list[int], list[int], list]]] = {}
+
+
+def _offer_table(cards: Sequence[Card]) -> tuple[list[int], list[int], list]:
+    """For a deck's cards: each card's number, each card's effect as an index
+    of EFFECTS, and the grid of offers `grid[pile][number][effect index]`.
+    The standard deck reads its three offers from them every turn: list
+    indexing is much cheaper there than building and hashing memo keys. Made
+    once per deck (the deck is kept with them, so its id cannot be reused
+    while cached)."""
+    cached = _OFFER_TABLES.get(id(cards))
+    if cached is None or cached[0] is not cards:
+        if len(_OFFER_TABLES) > 256:
+            _OFFER_TABLES.clear()
+        effect_index = {effect: index for index, effect in enumerate(EFFECTS)}
+        grid = [[[offer(number, effect, pile, pile) for effect in EFFECTS]
+                 for number in range(MAX_NUMBER + 1)] for pile in range(N_STACKS)]
+        table = ([number for number, _ in cards], [effect_index[effect] for _, effect in cards], grid)
+        cached = _OFFER_TABLES[id(cards)] = (cards, table)
+    return cached[1]
+
+
 def pair_offers(cards: Sequence[Card]) -> list[Offer]:
     """Number from one card, effect from a different one (solo and expert)."""
     return [offer(cards[i][0], cards[j][1], i, j) for i, j in _index_pairs(len(cards))]
@@ -67,6 +89,7 @@ class Deck:
         self.stacks: list[list[int]] = []
         self.discards: list[list[int]] = [[] for _ in range(N_STACKS)]
         self._offers: tuple[Offer, ...] | None = None  # the offers of the top cards, until they move
+        self._table = _offer_table(cards)
         self._deal(list(range(len(cards))))
 
     def _deal(self, card_ids: list[int]) -> None:
@@ -107,13 +130,11 @@ class Deck:
         return list(self._offers)
 
     def _top_offers(self) -> tuple[Offer, ...]:
-        cards = self.cards
-        known = _OFFERS.get  # the memo of `offer`, read directly: this runs every turn
-        offers = []
-        for index, (stack, discard) in enumerate(zip(self.stacks, self.discards)):
-            key = (cards[stack[-1]][0], cards[discard[-1]][1], index, index)
-            offers.append(known(key) or offer(*key))
-        return tuple(offers)
+        numbers, effects, grid = self._table
+        (stack_1, stack_2, stack_3), (discard_1, discard_2, discard_3) = self.stacks, self.discards
+        return (grid[0][numbers[stack_1[-1]]][effects[discard_1[-1]]],
+                grid[1][numbers[stack_2[-1]]][effects[discard_2[-1]]],
+                grid[2][numbers[stack_3[-1]]][effects[discard_3[-1]]])
 
     def hand(self, seat: int) -> list[Card] | None:
         return None
