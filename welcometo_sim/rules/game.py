@@ -311,13 +311,7 @@ class Game:
 
     def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
         """Ask a hook to pick from `options`; anything else is an illegal answer."""
-        if self.move_timeout is None:  # `_ask`'s usual path, inlined: twice a turn for every seat
-            try:
-                answer = getattr(self.strategies[seat], hook)(view, options)
-            except Exception as exc:
-                raise self._raised(seat, hook, exc) from exc
-        else:
-            answer = self._ask_timed(seat, hook, view, options)
+        answer = self._ask(seat, hook, view, options)
         if answer not in options:
             raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
                                 f"answered an illegal {answer!r} to {hook}")
