@@ -56,6 +56,20 @@ _HOUSES_OF: dict[int, tuple[int, ...]] = {}
 """Memo of :func:`houses_of` (at most 2**houses-per-street entries)."""
 
 
+def _run_holding(runs: list[tuple[int, int, bool]], house: int) -> tuple[int, tuple[int, int, bool]]:
+    """The index and the (first_house, length, completed) of the run holding `house`."""
+    for index, run in enumerate(runs):
+        if house < run[0] + run[1]:
+            return index, run
+    raise ValueError(f"house {house} is beyond the street's runs")
+
+
+def _is_estate(numbers: list[int | None], first: int, length: int) -> bool:
+    """Whether the run of `length` houses from `first` is a completed estate:
+    1..6 houses, all built (a roundabout holds no number, so None marks both)."""
+    return length <= MAX_ESTATE_SIZE and None not in numbers[first:first + length]
+
+
 def _copy_rows(rows: list[list]) -> list[list]:
     """A copy of each street's list (map over list.copy: no Python loop)."""
     return list(map(list.copy, rows))
@@ -289,10 +303,8 @@ class Sheet:
         if runs is None:
             self._unused = None
             return
-        for index, (first, length, _done) in enumerate(runs):
-            if house < first + length:
-                break
-        if length > MAX_ESTATE_SIZE or None in self.numbers[street][first:first + length]:
+        index, (first, length, _done) = _run_holding(runs, house)
+        if not _is_estate(self.numbers[street], first, length):
             return
         runs = runs[:]  # copies of the sheet share the cached lists
         runs[index] = (first, length, True)
@@ -361,13 +373,11 @@ class Sheet:
         if runs is None:
             self._unused = None
             return
-        for index, (first, length, done) in enumerate(runs):
-            if slot < first + length:
-                break
+        index, (first, length, done) = _run_holding(runs, slot)
         numbers = self.numbers[street]
         left, right = slot + 1 - first, first + length - slot - 1
-        parts = [(first, left, left <= MAX_ESTATE_SIZE and None not in numbers[first:slot + 1]),
-                 (slot + 1, right, right <= MAX_ESTATE_SIZE and None not in numbers[slot + 1:first + length])]
+        parts = [(first, left, _is_estate(numbers, first, left)),
+                 (slot + 1, right, _is_estate(numbers, slot + 1, right))]
         self._runs[street] = runs[:index] + parts + runs[index + 1:]  # copies share the cached lists
         unused = self._unused
         if unused is None:
@@ -453,7 +463,7 @@ class Sheet:
         start = 0
         for end in [slot for slot, fenced in enumerate(self.fences[street]) if fenced] + [len(numbers) - 1]:
             length = end + 1 - start
-            result.append((start, length, length <= MAX_ESTATE_SIZE and None not in numbers[start:end + 1]))
+            result.append((start, length, _is_estate(numbers, start, length)))
             start = end + 1
         self._runs[street] = result
         return result
