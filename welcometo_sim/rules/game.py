@@ -180,13 +180,8 @@ def card_source(variant: Variant, rng: np.random.Generator, n_players: int) -> D
 
 def end_reasons(sheets: Sequence[Sheet], deck_exhausted: bool = False) -> list[str]:
     """Every end condition of RULES.md §7 that holds now."""
-    for sheet in sheets:  # the usual answer first: this runs after every turn
-        if sheet.refusals >= sheet.data.max_refusals or None not in sheet.plan_turns or sheet.is_full():
-            break
-    else:
-        return ["deck"] if deck_exhausted else []
     refusals = plans = houses = False
-    for sheet in sheets:
+    for sheet in sheets:  # one pass: this runs after every turn
         refusals = refusals or sheet.refusals >= sheet.data.max_refusals
         plans = plans or None not in sheet.plan_turns
         houses = houses or sheet.is_full()
