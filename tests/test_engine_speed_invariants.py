@@ -11,6 +11,7 @@ greedy games of several variants, on the game's sheets and on copies.
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 
 import numpy as np
@@ -193,15 +194,37 @@ def test_caches_equal_fresh_values_after_every_change(seed, variant, kinds):
 
 
 @settings(max_examples=12, deadline=None, database=None)
-@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced", "expert"]), tiny_memo=st.booleans())
-def test_plays_are_every_legal_placement_in_order(seed, variant, tiny_memo):
-    """Also with expert hands (six offers a seat) and with a play memo so small
-    that it is emptied over and over."""
-    game = Game(VARIANTS[variant], seats(["random", "random"]), seed)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced", "expert"]))
+def test_plays_are_every_legal_placement_in_order(seed, variant):
+    """Also with roundabouts (a number's houses may then lie in two gaps) and
+    with expert hands (six offers a seat)."""
+    check_plays_every_turn(Game(VARIANTS[variant], seats(["random", "random"]), seed))
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(seed=SEEDS, lengths=st.lists(st.integers(3, 20), min_size=1, max_size=4).map(tuple),
+       data=st.data())
+def test_plays_on_sheets_of_other_street_lengths(seed, lengths, data):
+    """Sheets of two layouts, played in turn, while the play table keeps one
+    layout at a time (it is emptied at every switch): every list of plays is
+    still every legal placement, in order."""
+    other = Sheet(dataclasses.replace(VARIANTS["base"].data, street_houses=lengths,
+                                      pool_houses=tuple(() for _ in lengths),
+                                      park_tracks=tuple((0, 1) for _ in lengths)))
+    game = Game(VARIANTS["advanced"], seats(["random"]), seed)
     with pytest.MonkeyPatch.context() as patch:
-        if tiny_memo:
-            patch.setattr(effects, "_SHARED_LIMIT", 3)
-        check_plays_every_turn(game)
+        patch.setattr(effects, "_ROW_SHAPES_LIMIT", 1)
+        while not game.play_turn():
+            offers = game.deck.offers(0)
+            for sheet in (other, game.sheets[0]):
+                assert [tuple(p[:5]) for p in legal_plays(sheet, offers)] == fresh_plays(sheet, offers)
+            number = data.draw(st.integers(MIN_NUMBER, MAX_NUMBER))
+            fitting = other.houses_for(number)
+            if fitting:
+                other.write(*data.draw(st.sampled_from(fitting)), number)
+            spots = other.roundabout_options()
+            if spots and data.draw(st.integers(0, 3)) == 0:  # segments: a number may fit in two gaps
+                other.build_roundabout(*data.draw(st.sampled_from(spots)))
 
 
 def check_plays_every_turn(game: Game) -> None:

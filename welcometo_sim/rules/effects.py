@@ -69,62 +69,55 @@ class Effect(NamedTuple):
 
 _SHARED_LIMIT = 1 << 16
 """At most this many entries per memo below; a full memo is emptied and refilled
-(plays and effects are cheap to make again, so memory stays bounded)."""
+(effects are cheap to make again, so memory stays bounded)."""
 
-_PLAYS: list[list[dict[int, tuple[Play, ...]]]] = []
-"""`_PLAYS[offer][street]`: the plays of one (number, temp, houses) at a time,
-keyed by :func:`_plays_key`; see :func:`street_plays`."""
+_SPANS: dict[int, slice] = {
+    (1 << (last + 1)) - (1 << first): slice(first, last + 1)
+    for first in range(64) for last in range(first, 64)
+}
+"""Every bitmask of consecutive houses (streets of up to 64 houses), as the
+slice of those houses. Written numbers increase along a segment, so a number
+fits in at most one gap per segment: its houses are consecutive unless a
+roundabout splits the street."""
 
+_ROWS: dict[tuple[int, ...], list[list[tuple[tuple[Play, ...], ...] | None]]] = {}
+"""`_ROWS[street lengths][offer][(number << 1) | temp][street][house]`: the play
+writing that number in that house, made on first use and shared (plays are
+immutable values). The plays of a number on a street are a slice of its row."""
 
-def _plays_key(number: int, temp: bool, houses: int) -> int:
-    """One int as memo key: plain ints hash and compare much faster than tuples.
-    Numbers take 5 bits (they are at most MAX_NUMBER = 17)."""
-    return (houses << 6) | (number << 1) | temp
-
-
-def _memos(offer: int, streets: int) -> list[dict[int, tuple[Play, ...]]]:
-    """The per-street memos of one offer index (made on first use)."""
-    while len(_PLAYS) <= offer:
-        _PLAYS.append([])
-    memos = _PLAYS[offer]
-    while len(memos) < streets:
-        memos.append({})
-    return memos
+_ROW_SHAPES_LIMIT = 64
+"""At most this many street layouts are kept in `_ROWS` (one per board shape in use)."""
 
 
-def street_plays(offer: int, street: int, number: int, temp: bool, houses: int) -> tuple[Play, ...]:
+def _offer_rows(lengths: tuple[int, ...], offer: int) -> list[tuple[tuple[Play, ...], ...] | None]:
+    """The rows of one offer index on sheets of these street lengths (made on first use)."""
+    table = _ROWS.get(lengths)
+    if table is None:
+        if len(_ROWS) >= _ROW_SHAPES_LIMIT:
+            _ROWS.clear()
+        table = _ROWS[lengths] = []
+    while len(table) <= offer:
+        table.append([None] * (2 * MAX_NUMBER + 2))
+    return table[offer]
+
+
+def _number_rows(lengths: tuple[int, ...], offer: int, number: int, temp: bool) -> tuple[tuple[Play, ...], ...]:
+    """Per street, the plays writing `number` with offer `offer` in each house."""
+    new = tuple.__new__  # several times cheaper than Play(...)
+    rows = tuple(tuple([new(Play, (offer, street, house, number, temp, None)) for house in range(length)])
+                 for street, length in enumerate(lengths))
+    _offer_rows(lengths, offer)[(number << 1) | temp] = rows
+    return rows
+
+
+def street_plays(offer: int, street: int, number: int, temp: bool, houses: int,
+                 lengths: tuple[int, ...]) -> tuple[Play, ...]:
     """The plays writing `number` with offer `offer` in the houses of the bitmask
-    `houses` of one street, left to right.
-
-    Plays are immutable values, so they are made once and shared through the
-    `_PLAYS` memo: that is the inner loop of every turn, and a lookup is much
-    cheaper than making the plays again.
-    """
-    memo = _memos(offer, street + 1)[street]
-    key = _plays_key(number, temp, houses)
-    plays = memo.get(key)
-    if plays is None:
-        if len(memo) >= _SHARED_LIMIT:
-            memo.clear()
-        plays = memo[key] = tuple([_play(offer, street, house, number, temp) for house in houses_of(houses)])
-    return plays
-
-
-_PLAY_OBJECTS: dict[tuple[int, int, int, int, bool], Play] = {}
-
-
-def _play(offer: int, street: int, house: int, number: int, temp: bool) -> Play:
-    """The one Play object of these values, shared by every memo entry that
-    holds it: a few thousand objects instead of one per entry, which keeps
-    the plays a turn touches in the processor's caches."""
-    key = (offer, street, house, number, temp)
-    found = _PLAY_OBJECTS.get(key)
-    if found is None:
-        if len(_PLAY_OBJECTS) >= _SHARED_LIMIT:
-            _PLAY_OBJECTS.clear()
-        new = tuple.__new__  # several times cheaper than Play(...)
-        found = _PLAY_OBJECTS[key] = new(Play, (offer, street, house, number, temp, None))
-    return found
+    `houses` of one street, left to right, on a sheet of these street lengths."""
+    rows = _offer_rows(lengths, offer)[(number << 1) | temp] or _number_rows(lengths, offer, number, temp)
+    row = rows[street]
+    span = _SPANS.get(houses)
+    return row[span] if span is not None else tuple([row[house] for house in houses_of(houses)])
 
 
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
@@ -134,23 +127,25 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     Order: offer by offer; within an offer the plain number, then for a temp
     offer each changed number from -2 to +2; each number's houses street by
     street, left to right (strategies that draw at random rely on it). The
-    plays of one number on one street come from the `_PLAYS` memo (the body of
-    :func:`street_plays` and :func:`_plays_key` inlined: this runs for every
-    seat every turn)."""
+    plays of one number on one street are a slice of its row in `_ROWS`
+    (the body of :func:`street_plays` inlined: this runs for every seat
+    every turn)."""
     plays: list[Play] = []
     fits = sheet.fits
+    spans = _SPANS
+    lengths = sheet.data.street_houses
+    table = _ROWS.get(lengths)
     for index, (number, effect, _number_from, _effect_from) in enumerate(offers):
-        memos = _PLAYS[index] if index < len(_PLAYS) else None
-        if memos is None or len(memos) < len(fits):
-            memos = _memos(index, len(fits))
+        by_number = table[index] if table is not None and index < len(table) else _offer_rows(lengths, index)
         for value, temp in _WRITTEN_NUMBERS[effect == TEMP][number]:
-            tag = (value << 1) | temp
+            rows = by_number[(value << 1) | temp] or _number_rows(lengths, index, value, temp)
             street = 0
             for masks in fits:
                 houses = masks[value]
                 if houses:
-                    found = memos[street].get((houses << 6) | tag)
-                    plays += found if found is not None else street_plays(index, street, value, temp, houses)
+                    span = spans.get(houses)
+                    plays += rows[street][span] if span is not None else street_plays(
+                        index, street, value, temp, houses, lengths)
                 street += 1
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
