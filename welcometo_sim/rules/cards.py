@@ -172,6 +172,8 @@ class SoloDeck:
         self.pile = pile[::-1]  # draw from the end
         self.revealed: list[int] = []
         self.discards: list[int] = []
+        self._hand: list[Card] = []  # the revealed cards and their six pairs, worked out once a turn
+        self._offers: list[Offer] = []
 
     def begin_turn(self) -> list[str]:
         events = []
@@ -182,13 +184,15 @@ class SoloDeck:
                 events.append("solo-card")
             else:
                 self.revealed.append(card)
+        self._hand = [self.cards[c] for c in self.revealed]
+        self._offers = pair_offers(self._hand)
         return events
 
     def offers(self, seat: int = 0) -> list[Offer]:
-        return pair_offers(self.hand(seat))
+        return list(self._offers)
 
     def hand(self, seat: int) -> list[Card]:
-        return [self.cards[c] for c in self.revealed]
+        return list(self._hand)
 
     def record(self) -> dict:
         return {"offers": [list(self.cards[c]) for c in self.revealed]}
@@ -199,12 +203,14 @@ class SoloDeck:
     def end_turn(self, choices: Sequence[tuple[int | None, int | None, int | None]]) -> None:
         self.discards.extend(self.revealed)
         self.revealed = []
+        self._hand, self._offers = [], []
 
     def reshuffle_all(self) -> None:
         raise RuntimeError("solo mode has no plan reshuffle")
 
     def cards_left(self) -> int:
-        return sum(c != SOLO_CARD for c in self.pile)
+        """Construction cards still in the pile (the solo card is none)."""
+        return len(self.pile) - (SOLO_CARD in self.pile)
 
     def exhausted(self) -> bool:
         """The deck cannot supply the three cards of another turn."""
