@@ -67,13 +67,17 @@ def _offer_table(cards: Sequence[Card]) -> tuple[list[int], list[int], list]:
 
 def pair_offers(cards: Sequence[Card]) -> list[Offer]:
     """Number from one card, effect from a different one (solo and expert)."""
-    return [offer(cards[i][0], cards[j][1], i, j) for i, j in _index_pairs(len(cards))]
+    return [offers[cards[i][0]][cards[j][1]] for i, j, offers in _pair_grids(len(cards))]
 
 
 @lru_cache(maxsize=None)
-def _index_pairs(size: int) -> tuple[tuple[int, int], ...]:
-    """The (number card, effect card) index pairs of a hand of `size` cards."""
-    return tuple(permutations(range(size), 2))
+def _pair_grids(size: int) -> tuple[tuple[int, int, list[dict[str, Offer]]], ...]:
+    """For each (number card, effect card) index pair of a hand of `size` cards:
+    the pair and its offers `[number][effect]`, read every turn for every
+    hand (indexing is cheaper than the `offer` memo's keys there)."""
+    return tuple((i, j, [{effect: offer(number, effect, i, j) for effect in EFFECTS}
+                         for number in range(MAX_NUMBER + 1)])
+                 for i, j in permutations(range(size), 2))
 
 
 class Deck:
