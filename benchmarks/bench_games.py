@@ -3,9 +3,11 @@
     python benchmarks/bench_games.py            # default budgets
     python benchmarks/bench_games.py --seconds 5
     python benchmarks/bench_games.py --seconds 5 --repeat 5 --only random:1,greedy:4
+    python benchmarks/bench_games.py --only random:solo,greedy:solo
 
 Each line plays seeded base games with every seat on the same strategy and
-prints the rate; the seeds are the same on every run, so figures compare
+prints the rate (players "solo": one player under the solo-mode rules, the
+solo card and three fresh cards a turn; 1: one player on the standard deck); the seeds are the same on every run, so figures compare
 between code versions on one machine. Games are played with the garbage
 collector set as in a run's workers (`batch_collection`). A shared or
 virtual machine can differ by a third between two runs of the same code:
@@ -25,11 +27,15 @@ from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 
 
-def rate(strategy: str, players: int, seconds: float) -> tuple[int, float, float]:
+SOLO = "solo"
+"""The players of a line played under the solo-mode rules (one seat)."""
+
+
+def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float, float]:
     """Play games until `seconds` have passed; returns (games, games/s, mean turns)."""
     spec = parse_strategy(strategy)
-    seats = [Seat(f"p{i}", strategy, spec) for i in range(players)]
-    variant = Variant()
+    seats = [Seat(f"p{i}", strategy, spec) for i in range(1 if players == SOLO else int(players))]
+    variant = Variant(solo=players == SOLO)
     games = turns = 0
     with batch_collection():  # as in a run's workers
         start = time.perf_counter()
@@ -40,19 +46,25 @@ def rate(strategy: str, players: int, seconds: float) -> tuple[int, float, float
     return games, games / elapsed, turns / games
 
 
-LINES = (("random", 1), ("random", 4), ("greedy", 1), ("greedy", 4))
+LINES: tuple[tuple[str, int | str], ...] = (
+    ("random", 1), ("random", SOLO), ("random", 4), ("greedy", 1), ("greedy", SOLO), ("greedy", 4))
 
 
-def parse_only(text: str | None) -> list[tuple[str, int]]:
+def parse_only(text: str | None) -> list[tuple[str, int | str]]:
     """`--only random:1,greedy:4` as (strategy, players) pairs; all lines when None.
-    Raises ValueError naming the item that is not STRATEGY:PLAYERS (1 to 5 players)."""
+    Raises ValueError naming the item that is not STRATEGY:PLAYERS (1 to 5
+    players, or `solo`)."""
     if not text:
         return list(LINES)
     lines = []
     for item in text.split(","):
         strategy, _, players = item.partition(":")
+        if players == SOLO and strategy:
+            lines.append((strategy, SOLO))
+            continue
         if not strategy or not players.isdigit() or not 1 <= int(players) <= 5:
-            raise ValueError(f"--only {item!r}: expected STRATEGY:PLAYERS with 1 to 5 players, e.g. greedy:4")
+            raise ValueError(f"--only {item!r}: expected STRATEGY:PLAYERS with 1 to 5 players or solo, "
+                             "e.g. greedy:4")
         lines.append((strategy, int(players)))
     return lines
 
@@ -61,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time budget per line")
     parser.add_argument("--repeat", type=int, default=1, help="rounds of every line (default 1)")
-    parser.add_argument("--only", help="lines to play, e.g. random:1,greedy:4 (default: all four)")
+    parser.add_argument("--only", help="lines to play, e.g. random:1,greedy:4,random:solo (default: all six)")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
@@ -71,7 +83,7 @@ def main() -> None:
             parse_strategy(strategy)
     except (ValueError, StrategyLoadError) as exc:
         parser.error(str(exc))
-    rounds: dict[tuple[str, int], list[tuple[int, float, float]]] = {line: [] for line in lines}
+    rounds: dict[tuple[str, int | str], list[tuple[int, float, float]]] = {line: [] for line in lines}
     for _ in range(args.repeat):
         for strategy, players in lines:
             rounds[(strategy, players)].append(rate(strategy, players, args.seconds))
