@@ -216,9 +216,9 @@ class GreedyStrategy(Strategy):
                 options = self._options_after_write(view, play, offer, options_by_kind)
                 if options:
                     scores = self._effect_scores_after_write(evaluator, play, offer.effect, options, weights)
-                    top = max(range(len(scores)), key=scores.__getitem__)  # the first of the best
-                    if scores[top] > value:
-                        best, value = options[top], scores[top]
+                    top = max(scores)
+                    if top > value:
+                        best, value = options[scores.index(top)], top  # the first of the best
             best_effects.append((best, value))
         return best_effects
 
