@@ -3,16 +3,24 @@
     python benchmarks/bench_games.py            # default budgets
     python benchmarks/bench_games.py --seconds 5
     python benchmarks/bench_games.py --seconds 5 --repeat 5 --only random:1,greedy:4
+    python benchmarks/bench_games.py --seconds 1 --repeat 30 --only random:1
     python benchmarks/bench_games.py --only random:solo,greedy:solo
 
 Each line plays seeded base games with every seat on the same strategy and
 prints the rate (players "solo": one player under the solo-mode rules, the
-solo card and three fresh cards a turn; 1: one player on the standard deck); the seeds are the same on every run, so figures compare
-between code versions on one machine. Games are played with the garbage
-collector set as in a run's workers (`batch_collection`). A shared or
-virtual machine can differ by a third between two runs of the same code:
-`--repeat N` plays every line N times, round after round, and prints each
-rate with their median and best, and `--only` limits the lines.
+solo card and three fresh cards a turn; 1: one player on the standard
+deck). The seeds are the same in every round and on every run, so figures
+compare between code versions on one machine. Games are played with the
+garbage collector set as in a run's workers (`batch_collection`).
+
+A virtual machine whose core is shared with a busy neighbour runs the same
+code at very different speeds from one second to the next. So every round
+is framed by a fixed pure-Python reference loop (`reference_ms`): a round
+is *quiet* when the loop ran within `QUIET_MARGIN` of its fastest time of
+the run both before and after it. `--repeat N` plays every line N times,
+round after round, and prints each rate (quiet ones starred) with the
+median and best of all rounds and the median of the quiet ones; `--only`
+limits the lines.
 """
 
 from __future__ import annotations
@@ -20,15 +28,43 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import NamedTuple
 
 from welcometo_sim.rules.game import Seat, play_game
 from welcometo_sim.rules.variant import Variant
 from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 
-
 SOLO = "solo"
 """The players of a line played under the solo-mode rules (one seat)."""
+
+REFERENCE_LOOPS = 100_000
+"""Iterations of the reference loop (about 17 ms on a quiet reference machine)."""
+
+QUIET_MARGIN = 1.2
+"""A round is quiet when both its reference loops took at most this times the
+run's fastest reference loop."""
+
+
+class Round(NamedTuple):
+    games: int
+    per_second: float
+    mean_turns: float
+    reference_before: float
+    reference_after: float
+
+
+def reference_ms() -> float:
+    """Milliseconds of a fixed pure-Python loop of dict and integer operations,
+    like the engine's. It shows the machine's state next to every round: on a
+    core shared with a busy neighbour it runs up to 1.7 times slower, and the
+    games slow down with it."""
+    counts: dict[int, int] = {}
+    start = time.perf_counter()
+    for i in range(REFERENCE_LOOPS):
+        key = i & 1023
+        counts[key] = counts.get(key, 0) + i % 13
+    return (time.perf_counter() - start) * 1e3
 
 
 def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float, float]:
@@ -46,6 +82,20 @@ def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float,
     return games, games / elapsed, turns / games
 
 
+def framed_round(strategy: str, players: int | str, seconds: float) -> Round:
+    """One round of `rate`, with the reference loop timed just before and after."""
+    before = reference_ms()
+    games, per_second, turns = rate(strategy, players, seconds)
+    return Round(games, per_second, turns, before, reference_ms())
+
+
+def quiet_rates(rounds: list[Round], fastest_reference: float) -> list[float]:
+    """The rates of the rounds whose reference loops both ran within
+    `QUIET_MARGIN` of the fastest one."""
+    limit = QUIET_MARGIN * fastest_reference
+    return [r.per_second for r in rounds if max(r.reference_before, r.reference_after) <= limit]
+
+
 LINES: tuple[tuple[str, int | str], ...] = (
     ("random", 1), ("random", SOLO), ("random", 4), ("greedy", 1), ("greedy", SOLO), ("greedy", 4))
 
@@ -56,7 +106,7 @@ def parse_only(text: str | None) -> list[tuple[str, int | str]]:
     players, or `solo`)."""
     if not text:
         return list(LINES)
-    lines = []
+    lines: list[tuple[str, int | str]] = []
     for item in text.split(","):
         strategy, _, players = item.partition(":")
         if players == SOLO and strategy:
@@ -69,9 +119,35 @@ def parse_only(text: str | None) -> list[tuple[str, int | str]]:
     return lines
 
 
+def print_single(rounds: dict[tuple[str, int | str], list[Round]]) -> None:
+    print(f"{'strategy':<9}{'players':>8}{'games':>8}{'games/s':>10}{'turns':>8}{'ref ms':>15}")
+    for (strategy, players), [r] in rounds.items():
+        print(f"{strategy:<9}{players:>8}{r.games:>8}{r.per_second:>10.1f}{r.mean_turns:>8.1f}"
+              f"{r.reference_before:>8.1f}{r.reference_after:>7.1f}")
+
+
+def print_repeated(rounds: dict[tuple[str, int | str], list[Round]]) -> None:
+    references = [ms for results in rounds.values() for r in results
+                  for ms in (r.reference_before, r.reference_after)]
+    fastest = min(references)
+    limit = QUIET_MARGIN * fastest
+    print(f"{'strategy':<9}{'players':>8}{'median':>9}{'best':>9}{'quiet':>9}{'rounds':>8}"
+          "  games/s of each round (* quiet)")
+    for (strategy, players), results in rounds.items():
+        rates = [r.per_second for r in results]
+        quiet = quiet_rates(results, fastest)
+        quiet_median = f"{statistics.median(quiet):.1f}" if quiet else "-"
+        each = " ".join(f"{r.per_second:.1f}" + ("*" if max(r.reference_before, r.reference_after) <= limit
+                                                  else "") for r in results)
+        print(f"{strategy:<9}{players:>8}{statistics.median(rates):>9.1f}{max(rates):>9.1f}"
+              f"{quiet_median:>9}{len(quiet):>4}/{len(results):<3}  {each}")
+    print(f"reference loop: fastest {fastest:.1f} ms, slowest {max(references):.1f} ms; "
+          f"quiet rounds: both loops at most {limit:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per line")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per line and round")
     parser.add_argument("--repeat", type=int, default=1, help="rounds of every line (default 1)")
     parser.add_argument("--only", help="lines to play, e.g. random:1,greedy:4,random:solo (default: all six)")
     args = parser.parse_args()
@@ -83,20 +159,14 @@ def main() -> None:
             parse_strategy(strategy)
     except (ValueError, StrategyLoadError) as exc:
         parser.error(str(exc))
-    rounds: dict[tuple[str, int | str], list[tuple[int, float, float]]] = {line: [] for line in lines}
+    rounds: dict[tuple[str, int | str], list[Round]] = {line: [] for line in lines}
     for _ in range(args.repeat):
         for strategy, players in lines:
-            rounds[(strategy, players)].append(rate(strategy, players, args.seconds))
+            rounds[(strategy, players)].append(framed_round(strategy, players, args.seconds))
     if args.repeat <= 1:
-        print(f"{'strategy':<9}{'players':>8}{'games':>8}{'games/s':>10}{'turns':>8}")
-        for (strategy, players), [(games, per_second, turns)] in rounds.items():
-            print(f"{strategy:<9}{players:>8}{games:>8}{per_second:>10.1f}{turns:>8.1f}")
-        return
-    print(f"{'strategy':<9}{'players':>8}{'median':>9}{'best':>9}  games/s of each round")
-    for (strategy, players), results in rounds.items():
-        rates = [per_second for _games, per_second, _turns in results]
-        print(f"{strategy:<9}{players:>8}{statistics.median(rates):>9.1f}{max(rates):>9.1f}  "
-              + " ".join(f"{r:.1f}" for r in rates))
+        print_single(rounds)
+    else:
+        print_repeated(rounds)
 
 
 if __name__ == "__main__":
