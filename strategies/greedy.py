@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from welcometo_sim.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
+from welcometo_sim.rules.effects import bis_uses_after_write
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
 
@@ -227,14 +228,12 @@ class GreedyStrategy(Strategy):
                              options_by_kind: dict[str, list[Effect]]) -> list[Effect]:
         """The uses of the offer's effect after `play`. A plain write changes
         the options of no effect but the bis (which may copy the number just
-        written), so only then is the play made on a copy; fence and
-        real-estate options do not depend on the write at all and are listed
-        once for all candidates (kept in `options_by_kind`)."""
+        written), and those are worked out for the write without copying the
+        sheet; fence and real-estate options do not depend on the write at all
+        and are listed once for all candidates (kept in `options_by_kind`)."""
         kind = offer.effect
         if kind == BIS:
-            after = view.sheet.copy()
-            apply_play(after, play)
-            return effect_options(after, offer, play)
+            return bis_uses_after_write(view.sheet, play.street, play.house, play.number)
         if kind in _OPTIONS_OF_THE_SHEET:
             options = options_by_kind.get(kind)
             if options is None:

@@ -260,6 +260,29 @@ def test_a_copy_and_its_original_keep_separate_caches(seed, data):
         assert (fresh_placements(original), fresh_unused(original), fresh_fence_options(original)) == before
 
 
+@settings(max_examples=15, deadline=None, database=None)
+@given(seed=SEEDS, variant=st.sampled_from(["base", "advanced"]))
+def test_bis_uses_after_a_write_are_those_of_the_sheet_after_it(seed, variant):
+    """`bis_uses_after_write` (no copy) lists what `effect_options` lists for a
+    bis offer on a copy after the write, in the same order, for every plain
+    write of every turn, with the bis track filling up (random seats)."""
+    game = Game(VARIANTS[variant], seats(["random"]), seed)
+    while not game.play_turn():
+        sheet = game.sheets[0]
+        offers = [Offer(n, "bis", 0, 0) for n in range(MIN_NUMBER, MAX_NUMBER + 1)]
+        for play in legal_plays(sheet, offers):
+            if play.temp:
+                continue
+            after = sheet.copy()
+            apply_play(after, play)
+            assert effects.bis_uses_after_write(sheet, play.street, play.house, play.number) == \
+                effect_options(after, offers[play.offer], play)
+        check_caches(sheet)
+    sheet.n_bis = sheet.data.max_bis  # a full bis track: no bis at all
+    assert all(effects.bis_uses_after_write(sheet, street, house, 5) == []
+               for street, row in enumerate(sheet.numbers) for house, number in enumerate(row) if number is None)
+
+
 # ------------------------------------------------------- hand-built sheets
 def test_a_write_narrows_only_its_own_gap():
     sheet = sheet_from("2 . . . . . 9 . . .")

@@ -246,6 +246,14 @@ def effect_options(sheet: Sheet, offer: Offer, play: Play) -> list[Effect]:
     return []
 
 
+def bis_uses_after_write(sheet: Sheet, street: int, house: int, number: int) -> list[Effect]:
+    """The uses of a bis offer once `number` is written (no temp) in the empty
+    `house`: ``effect_options`` of the sheet after that play, for a search
+    that judges many plays without copying the sheet for each. Base board
+    only: a thematic board may react to the write."""
+    return [effect(BIS, s, h, n) for s, h, n in sheet.bis_options_after_write(street, house, number)]
+
+
 def apply_play(sheet: Sheet, play: Play, turn: int = 0) -> None:
     """Write the play's number (and cross a temp box if the agency is used);
     the board reacts to the written number (trucks drive, eggs are collected)."""

@@ -402,7 +402,12 @@ class Sheet:
         cached = self._bis_spots[street]
         if cached is not None:
             return cached
-        numbers = self.numbers[street]
+        options = self._bis_spots[street] = self._spots(street, self.numbers[street])
+        return options
+
+    def _spots(self, street: int, numbers: list[int | None]) -> list[tuple[int, int, int]]:
+        """The bis spots of one street if it held `numbers`, house by house, the
+        copy of the left neighbour first."""
         fences = self.fences[street]
         rounds = self.roundabouts[street]
         last = len(numbers) - 1
@@ -414,7 +419,6 @@ class Sheet:
                 options.append((street, h, numbers[h - 1]))
             if h < last and not fences[h] and numbers[h + 1] is not None:
                 options.append((street, h, numbers[h + 1]))
-        self._bis_spots[street] = options
         return options
 
     def bis_options(self) -> list[tuple[int, int, int]]:
@@ -425,6 +429,18 @@ class Sheet:
         options: list[tuple[int, int, int]] = []
         for street in range(len(self.numbers)):
             options += self.street_bis_options(street)
+        return options
+
+    def bis_options_after_write(self, street: int, house: int, number: int) -> list[tuple[int, int, int]]:
+        """:meth:`bis_options` once `number` is written (not as bis) in the empty
+        `house`, without copying the sheet: only that street's spots change."""
+        if self.n_bis >= self.data.max_bis:
+            return []
+        row = self.numbers[street][:]
+        row[house] = number
+        options: list[tuple[int, int, int]] = []
+        for other in range(len(self.numbers)):
+            options += self._spots(street, row) if other == street else self.street_bis_options(other)
         return options
 
     # -------------------------------------------------------------- roundabouts
