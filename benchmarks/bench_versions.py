@@ -1,0 +1,167 @@
+"""One function of the engine against its version at a git revision, inside
+running games: the two alternate game by game in one process.
+
+    python benchmarks/bench_versions.py 96bf110 welcometo_sim.rules.effects:legal_plays --line random:1
+    python benchmarks/bench_versions.py 96bf110 welcometo_sim.rules.cards:SoloDeck --line random:solo
+    python benchmarks/bench_versions.py a49c6b4 strategies.greedy:GreedyStrategy._options_after_write \\
+        --line greedy:4 --games 200
+
+The old version is the named function, class or method of the module as
+the revision has it (`git show REV:path`), loaded beside today's module;
+every binding of today's object in the loaded `welcometo_sim` and
+`strategies` modules (a name imported with `from … import`, or the
+method of a class) is swapped before each game. Everything else is
+today's code. Prints microseconds per game for each version, the speed-up
+of today's (old time / new time), and whether the two played the same
+games (a checksum of every score).
+
+Whole runs of two versions compare badly on a virtual machine whose speed
+changes by half within seconds (see `bench_games.py`): a run of each, one
+after the other, measures the neighbours as much as the code. Here both
+versions see the same moments of the machine, since they take turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import subprocess
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+from welcometo_sim.rules.game import Seat, play_game
+from welcometo_sim.rules.variant import Variant
+from welcometo_sim.sim.runner import batch_collection
+from welcometo_sim.strategy import StrategyLoadError, parse_strategy
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("welcometo_sim", "strategies")
+"""Where bindings of the swapped object are looked for."""
+
+
+class VersionError(ValueError):
+    """A revision, target or line that cannot be used, said in one line."""
+
+
+def split_target(target: str) -> tuple[str, list[str]]:
+    """`package.module:Name.attr` as ("package.module", ["Name", "attr"])."""
+    module, _, path = target.partition(":")
+    if not module or not path:
+        raise VersionError(f"target {target!r}: expected MODULE:NAME or MODULE:CLASS.METHOD")
+    return module, path.split(".")
+
+
+def old_module(revision: str, module_name: str) -> types.ModuleType:
+    """The module as `revision` has it, loaded under a new name in its own
+    package (so its relative imports reach today's sibling modules)."""
+    path = Path(*module_name.split(".")).with_suffix(".py")
+    shown = subprocess.run(["git", "show", f"{revision}:{path.as_posix()}"], cwd=ROOT,
+                           capture_output=True, text=True)
+    if shown.returncode != 0:
+        raise VersionError(f"git show {revision}:{path.as_posix()}: {shown.stderr.strip().splitlines()[-1]}")
+    package = module_name.rpartition(".")[0]
+    module = types.ModuleType(f"{module_name}__at_{revision}")
+    module.__package__ = package
+    module.__file__ = f"{path.as_posix()}@{revision}"
+    sys.modules[module.__name__] = module
+    exec(compile(shown.stdout, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+def lookup(root: Any, path: list[str], where: str) -> Any:
+    obj = root
+    for name in path:
+        if name not in vars(obj):
+            raise VersionError(f"{where} has no {'.'.join(path)}")
+        obj = vars(obj)[name]
+    return obj
+
+
+def bindings(current: Any, owner_path: list[str], module_name: str) -> list[tuple[Any, str]]:
+    """(namespace object, attribute name) of every binding of `current`: the
+    attribute itself (a module global or a class attribute), and module
+    globals of the same object elsewhere in the project's packages."""
+    target_module = importlib.import_module(module_name)
+    owner = lookup(target_module, owner_path[:-1], module_name) if len(owner_path) > 1 else target_module
+    found = [(owner, owner_path[-1])]
+    for name, module in list(sys.modules.items()):
+        if module is None or name.split(".")[0] not in PACKAGES or module is target_module:
+            continue
+        for attribute, value in list(vars(module).items()):
+            if value is current:
+                found.append((module, attribute))
+    return found
+
+
+def parse_line(text: str) -> tuple[str, int, bool]:
+    """`random:1`, `greedy:4`, `random:solo` as (strategy, seats, solo)."""
+    strategy, _, players = text.partition(":")
+    if players == "solo" and strategy:
+        return strategy, 1, True
+    if not strategy or not players.isdigit() or not 1 <= int(players) <= 5:
+        raise VersionError(f"--line {text!r}: expected STRATEGY:PLAYERS with 1 to 5 players or solo")
+    return strategy, int(players), False
+
+
+def compare(revision: str, target: str, line: str, games: int) -> dict[str, float | bool]:
+    """Play `games` seeds with each version, alternating which goes first."""
+    module_name, path = split_target(target)
+    try:
+        current = lookup(importlib.import_module(module_name), path, module_name)
+    except ModuleNotFoundError as exc:
+        raise VersionError(f"target {target!r}: {exc}") from None
+    old = lookup(old_module(revision, module_name), path, f"{module_name} at {revision}")
+    places = bindings(current, path, module_name)
+    strategy, seats_count, solo = parse_line(line)
+    spec = parse_strategy(strategy)
+    seats = [Seat(f"p{i}", strategy, spec) for i in range(seats_count)]
+    variant = Variant(solo=solo)
+    seconds = {"old": 0.0, "new": 0.0}
+    checksums = {"old": 0, "new": 0}
+    versions = {"old": old, "new": current}
+    try:
+        with batch_collection():
+            for seed in range(games):
+                order = ("old", "new") if seed % 2 else ("new", "old")
+                for version in order:
+                    for namespace, attribute in places:
+                        setattr(namespace, attribute, versions[version])
+                    start = time.perf_counter()
+                    result = play_game(variant, seats, seed)
+                    seconds[version] += time.perf_counter() - start
+                    total = sum(score["total"] for score in result.scores)
+                    checksums[version] = (checksums[version] * 1_000_003 + total) % (1 << 61)
+    finally:
+        for namespace, attribute in places:
+            setattr(namespace, attribute, current)
+    return {"old_us": seconds["old"] / games * 1e6, "new_us": seconds["new"] / games * 1e6,
+            "speedup": seconds["old"] / seconds["new"], "same": checksums["old"] == checksums["new"],
+            "bindings": len(places)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("revision", help="the git revision of the old version, e.g. 96bf110 or HEAD~3")
+    parser.add_argument("target", help="MODULE:NAME or MODULE:CLASS.METHOD, e.g. "
+                                       "welcometo_sim.rules.effects:legal_plays")
+    parser.add_argument("--line", default="random:1", help="strategy and seats: random:1, greedy:4, random:solo")
+    parser.add_argument("--games", type=int, default=4000, help="seeds played by each version (default 4000)")
+    args = parser.parse_args()
+    if args.games < 2:
+        parser.error(f"--games must be at least 2, got {args.games}")
+    try:
+        figures = compare(args.revision, args.target, args.line, args.games)
+    except (VersionError, StrategyLoadError) as exc:
+        parser.error(str(exc))
+    print(f"{args.target} at {args.revision} against today's, {args.line}, {args.games} games each "
+          f"({figures['bindings']} binding(s) swapped)")
+    print(f"old {figures['old_us']:.1f} µs/game, new {figures['new_us']:.1f} µs/game, "
+          f"speed-up {figures['speedup']:.3f}; "
+          + ("the same games" if figures["same"] else "DIFFERENT games: the versions do not play alike"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""`benchmarks/bench_versions.py`: the swap of one function between two
+versions inside running games, its checksum of the games, and its errors."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+
+import pytest
+
+from welcometo_sim.rules import effects, game
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_versions.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_versions", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_function_against_itself_at_head_plays_the_same_games_and_is_put_back(bench):
+    figures = bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 4)
+    assert figures["same"] is True
+    assert figures["bindings"] >= 2  # effects' own name and the game's import of it
+    assert game.legal_plays is effects.legal_plays
+    assert figures["old_us"] > 0 and figures["new_us"] > 0
+
+
+def test_a_version_that_plays_other_moves_is_reported(bench, monkeypatch):
+    todays = effects.legal_plays
+
+    def reversed_plays(sheet, offers):
+        return todays(sheet, offers)[::-1]
+
+    old = types.SimpleNamespace(legal_plays=reversed_plays)
+    monkeypatch.setattr(bench, "old_module", lambda revision, name: old)
+    monkeypatch.setattr(bench, "lookup", lambda root, path, where: getattr(root, path[-1]))
+    figures = bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 6)
+    assert figures["same"] is False
+    assert game.legal_plays is effects.legal_plays
+
+
+@pytest.mark.parametrize("target, line, message", [
+    ("welcometo_sim.rules.effects", "random:1", "expected MODULE:NAME"),
+    ("welcometo_sim.rules.effects:no_such_function", "random:1", "has no no_such_function"),
+    ("no_such_module:x", "random:1", "No module named 'no_such_module'"),
+    ("welcometo_sim.rules.effects:legal_plays", "random:9", "1 to 5 players or solo"),
+])
+def test_bad_targets_and_lines_are_one_line_errors(bench, target, line, message):
+    with pytest.raises(bench.VersionError, match=message):
+        bench.compare("HEAD", target, line, 2)
+
+
+def test_an_unknown_revision_names_the_file_it_asked_git_for(bench):
+    with pytest.raises(bench.VersionError, match="no-such-revision:welcometo_sim/rules/effects.py"):
+        bench.compare("no-such-revision", "welcometo_sim.rules.effects:legal_plays", "random:1", 2)
