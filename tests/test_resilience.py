@@ -342,11 +342,11 @@ def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(ra
     seen = []
     play_one = runner.play_one
 
-    def watched(spec, index, record=False):
+    def watched(spec, index, record=False, seed=None):
         seen.append(gc.get_threshold()[0])
         if index == 3:
             raise KeyboardInterrupt  # the chunk is left by an exception
-        return play_one(spec, index, record)
+        return play_one(spec, index, record, seed)
 
     monkeypatch.setattr(runner, "play_one", watched)
     spec = resolve_spec(random_pair, games=4, seed=3, jobs=1)

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from welcometo_sim.rules import seeding
 from welcometo_sim.rules.game import seat_generators
 from welcometo_sim.rules.seeding import SeedFamily
-from welcometo_sim.sim.runner import game_seed
+from welcometo_sim.sim.runner import game_seed, game_seeds
 
 SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200), st.integers(0, 2**2000))
 
@@ -64,3 +65,54 @@ def test_negative_seeds_are_refused_like_numpy():
         np.random.SeedSequence(-1)
     with pytest.raises(ValueError, match="non-negative"):
         SeedFamily(-1)
+
+
+# ------------------------------------------------ seeds hashed together
+@pytest.fixture
+def empty_store(monkeypatch):
+    """An empty store of prepared states for the test, the real one untouched."""
+    store: dict = {}
+    monkeypatch.setattr(seeding, "_PREPARED", store)
+    return store
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seeds=st.lists(st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**64 - 1), st.integers(2**64, 2**80)),
+                      min_size=1, max_size=40),
+       children=st.integers(1, 6))
+def test_generators_of_prepared_seeds_equal_default_rng_of_the_child(seeds, children):
+    """The arrays' hash gives numpy's states: every child's generator, and one
+    beyond the prepared children, is numpy's; seeds of 64 bits or more are
+    left to the one-at-a-time path."""
+    with pytest.MonkeyPatch.context() as patch:
+        store: dict = {}
+        patch.setattr(seeding, "_PREPARED", store)
+        seeding.prepare_families(seeds, children)
+        assert set(store) == {seed for seed in seeds if seed < 2**64}
+        for seed in seeds:
+            for key in range(children + 1):
+                ours = SeedFamily(seed).generator(key)
+                theirs = np.random.default_rng(numpy_child(seed, key))
+                assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_prepared_states_are_used_and_the_store_is_bounded(empty_store, monkeypatch):
+    seeding.prepare_families([3, 4], 2)
+    empty_store[3][1][:] = 0  # a state no hash gives: the generator must come from the store
+    assert SeedFamily(3).generator(1).bit_generator.state["state"]["inc"] == 1
+    assert SeedFamily(3).generator(0).random() == np.random.default_rng(numpy_child(3, 0)).random()
+    monkeypatch.setattr(seeding, "_PREPARED_LIMIT", 3)
+    seeding.prepare_families([5, 6], 2)  # 2 + 2 > 3: the store is emptied first
+    assert sorted(empty_store) == [5, 6]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=SEEDS, keys=st.lists(st.one_of(st.integers(0, 2**32 - 1), st.integers(2**32, 2**70)), max_size=30))
+def test_children_uint64_equal_child_uint64_one_by_one(seed, keys):
+    family = SeedFamily(seed)
+    assert family.children_uint64(keys) == [SeedFamily(seed).child_uint64(key) for key in keys]
+
+
+@pytest.mark.parametrize("run_seed,start,stop", [(0, 0, 50), (12345, 99_990, 100_010), (2**63 - 1, 2**32 - 4, 2**32 + 3)])
+def test_game_seeds_of_a_chunk_equal_game_seed_one_by_one(run_seed, start, stop):
+    assert game_seeds(run_seed, start, stop) == [game_seed(run_seed, i) for i in range(start, stop)]

@@ -10,6 +10,10 @@ words with the same hash (numpy's SeedSequence algorithm, pool size 4),
 mixes the seed's words once for all children of a game, and hands each PCG64
 its state ready-made. The streams are numpy's, bit for bit
 (`tests/test_seeding.py` compares them over many seeds).
+
+The hash works the same on numpy arrays of uint32 (whose arithmetic wraps
+as the masks do): `prepare_families` hashes the seeds of a whole chunk of
+games at once, and `SeedFamily.children_uint64` the game seeds of a run.
 """
 
 from __future__ import annotations
@@ -39,9 +43,11 @@ def _words(value: int) -> list[int]:
     return words or [0]
 
 
-def _mixed(pool: list[int], hash_const: int, words: Sequence[int]) -> tuple[list[int], int]:
+def _mixed(pool: list, hash_const: int, words: Sequence) -> tuple[list, int]:
     """Mix further entropy words into a full pool (the last loop of numpy's
-    `mix_entropy`); returns the new pool and hash constant."""
+    `mix_entropy`); returns the new pool and hash constant. Pool and words
+    are ints, or all uint32 arrays (one element per seed), as in the
+    functions below."""
     pool = pool[:]
     for word in words:
         for dst in range(_POOL_SIZE):
@@ -88,21 +94,64 @@ def _state_words(pool: Sequence[int], n_words: int) -> list[int]:
     return out
 
 
+_PREPARED: dict[int, np.ndarray] = {}
+"""PCG64 seed states worked out by `prepare_families`, by entropy: an array
+(children, 4) of uint64, child k's ``generate_state(4, np.uint64)``."""
+
+_PREPARED_LIMIT = 4096
+"""At most this many entropies are kept prepared (a chunk's worth and more);
+preparing more first empties the store."""
+
+
+def prepare_families(entropies: Sequence[int], n_children: int) -> None:
+    """Work out, for many entropy values at once, the PCG64 seed states of
+    their children 0 .. n_children - 1, which `SeedFamily.generator` then
+    takes instead of hashing one seed at a time: numpy runs the same hash
+    over arrays of all the seeds' words. Values of 64 bits or more are left
+    to the one-at-a-time path."""
+    values = [entropy for entropy in entropies if 0 <= entropy < 1 << 64]
+    if not values or n_children < 1:
+        return
+    if len(_PREPARED) + len(values) > _PREPARED_LIMIT:
+        _PREPARED.clear()
+    seeds = np.array(values, dtype=np.uint64)
+    zeros = np.zeros(len(values), dtype=np.uint32)
+    words = [(seeds & _MASK).astype(np.uint32), (seeds >> 32).astype(np.uint32), zeros, zeros]
+    pool, hash_const = _seeded_pool(words)  # numpy pads a seed's words to the pool size, as here
+    children = []
+    for key in range(n_children):
+        key_words = [np.full(len(values), word, dtype=np.uint32) for word in _words(key)]
+        child_pool, _ = _mixed(pool, hash_const, key_words)
+        state = np.stack(_state_words(child_pool, _PCG64_WORDS), axis=1)  # (seeds, 8) uint32
+        children.append(state.view(np.uint64))  # little-endian word pairs, as numpy's view
+    for entropy, states in zip(values, np.stack(children, axis=1)):
+        _PREPARED[entropy] = states
+
+
 class SeedFamily:
     """The children ``SeedSequence(entropy, spawn_key=(k,))`` of one entropy
-    value, sharing the mixing of the entropy's words."""
+    value, sharing the mixing of the entropy's words (done on first need:
+    prepared children need none)."""
 
     __slots__ = ("entropy", "_pool", "_hash_const")
 
     def __init__(self, entropy: int) -> None:
+        if entropy < 0:
+            raise ValueError(f"seeds must be non-negative, got {entropy}")
         self.entropy = entropy
-        run = _words(entropy)
-        run += [0] * (_POOL_SIZE - len(run))  # numpy pads the run entropy when a spawn key follows
-        self._pool, self._hash_const = _seeded_pool(run)
+        self._pool: list[int] | None = None
+        self._hash_const = 0
+
+    def _mixed_entropy(self) -> tuple[list[int], int]:
+        if self._pool is None:
+            run = _words(self.entropy)
+            run += [0] * (_POOL_SIZE - len(run))  # numpy pads the run entropy when a spawn key follows
+            self._pool, self._hash_const = _seeded_pool(run)
+        return self._pool, self._hash_const
 
     def child_words(self, key: int, n_words: int) -> list[int]:
         """The first `n_words` 32-bit words of child `key`'s generate_state."""
-        pool, _ = _mixed(self._pool, self._hash_const, _words(key))
+        pool, _ = _mixed(*self._mixed_entropy(), _words(key))
         return _state_words(pool, n_words)
 
     def child_uint64(self, key: int) -> int:
@@ -110,10 +159,26 @@ class SeedFamily:
         low, high = self.child_words(key, 2)
         return high << 32 | low
 
+    def children_uint64(self, keys: Sequence[int]) -> list[int]:
+        """`child_uint64` of each key, hashed together (keys below 2**32:
+        one word each; larger keys one at a time)."""
+        if not keys or min(keys) < 0 or max(keys) >= 1 << 32:
+            return [self.child_uint64(key) for key in keys]
+        entropy_pool, hash_const = self._mixed_entropy()
+        pool = [np.full(len(keys), word, dtype=np.uint32) for word in entropy_pool]
+        pool, _ = _mixed(pool, hash_const, [np.array(keys, dtype=np.uint32)])
+        low, high = _state_words(pool, 2)
+        return ((high.astype(np.uint64) << 32) | low).tolist()
+
     def generator(self, key: int) -> np.random.Generator:
-        """``default_rng(SeedSequence(entropy, spawn_key=(key,)))``, made quickly."""
-        words = np.array(self.child_words(key, _PCG64_WORDS), dtype=np.uint32)
-        return np.random.Generator(np.random.PCG64(_PreparedSeed(self.entropy, key, words.view(np.uint64))))
+        """``default_rng(SeedSequence(entropy, spawn_key=(key,)))``, made quickly
+        (from the state `prepare_families` worked out, when it did)."""
+        prepared = _PREPARED.get(self.entropy)
+        if prepared is not None and key < len(prepared):
+            state = prepared[key].copy()
+        else:
+            state = np.array(self.child_words(key, _PCG64_WORDS), dtype=np.uint32).view(np.uint64)
+        return np.random.Generator(np.random.PCG64(_PreparedSeed(self.entropy, key, state)))
 
 
 class _PreparedSeed(ISpawnableSeedSequence):

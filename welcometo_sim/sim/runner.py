@@ -30,7 +30,7 @@ from joblib import Parallel, delayed, parallel_config
 
 from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
-from ..rules.seeding import SeedFamily
+from ..rules.seeding import SeedFamily, prepare_families
 from .rows import empty_columns, game_rows
 
 MAX_CHUNK = 250
@@ -55,13 +55,20 @@ def game_seed(run_seed: int, index: int) -> int:
     return run_seeds(run_seed).child_uint64(index) >> 1
 
 
+def game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
+    """`game_seed` of games start .. stop - 1, hashed together."""
+    return [seed >> 1 for seed in run_seeds(run_seed).children_uint64(range(start, stop))]
+
+
 def seats_of(spec: RunSpec, index: int = 0) -> list[Seat]:
     return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
 
 
-def play_one(spec: RunSpec, index: int, record: bool = False) -> GameResult:
-    """Play game `index` of the run described by `spec` (its `move_timeout` applies)."""
-    game = Game(spec.variant, seats_of(spec, index), game_seed(spec.seed, index), spec.plans, record)
+def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None = None) -> GameResult:
+    """Play game `index` of the run described by `spec` (its `move_timeout`
+    applies); `seed` is its `game_seed`, when the caller has it already."""
+    seed = game_seed(spec.seed, index) if seed is None else seed
+    game = Game(spec.variant, seats_of(spec, index), seed, spec.plans, record)
     game.move_timeout = spec.move_timeout
     result = game.play()
     if result.record is not None:
@@ -124,9 +131,11 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResul
 
 def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
     chunk = ChunkResult(start, stop, empty_columns(), [])
-    for index in range(start, stop):
+    seeds = game_seeds(spec.seed, start, stop)
+    prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
+    for index, seed in zip(range(start, stop), seeds):
         try:
-            result = play_one(spec, index, record)
+            result = play_one(spec, index, record, seed)
         except StrategyError as error:
             chunk.errors.append(error_row(spec, index, error))
             if spec.on_error == "fail":
@@ -245,5 +254,5 @@ def run_chunks(spec: RunSpec, record: bool = False,
     return columns, time.perf_counter() - started
 
 
-__all__ = ["game_seed", "play_one", "play_chunk", "batch_collection", "iter_chunks", "run_chunks", "chunk_bounds",
+__all__ = ["game_seed", "game_seeds", "play_one", "play_chunk", "batch_collection", "iter_chunks", "run_chunks", "chunk_bounds",
            "default_chunk_size", "check_backend", "release_workers", "dask_backend", "ChunkResult", "StrategyError"]
