@@ -10,8 +10,9 @@ Each line plays seeded base games with every seat on the same strategy and
 prints the rate (players "solo": one player under the solo-mode rules, the
 solo card and three fresh cards a turn; 1: one player on the standard
 deck). The seeds are the same in every round and on every run, so figures
-compare between code versions on one machine. Games are played with the
-garbage collector set as in a run's workers (`batch_collection`).
+compare between code versions on one machine. Games are played as in a
+run's workers: with the garbage collector set by `batch_collection`, and
+with the seeds of 250 games at a time hashed together (`prepare_families`).
 
 A virtual machine whose core is shared with a busy neighbour runs the same
 code at very different speeds from one second to the next. So every round
@@ -31,6 +32,7 @@ import time
 from typing import NamedTuple
 
 from welcometo_sim.rules.game import Seat, play_game
+from welcometo_sim.rules.seeding import prepare_families
 from welcometo_sim.rules.variant import Variant
 from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
@@ -67,6 +69,10 @@ def reference_ms() -> float:
     return (time.perf_counter() - start) * 1e3
 
 
+PREPARED_GAMES = 250
+"""Games whose seeds are hashed together, as a run's chunks do (`prepare_families`)."""
+
+
 def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float, float]:
     """Play games until `seconds` have passed; returns (games, games/s, mean turns)."""
     spec = parse_strategy(strategy)
@@ -76,6 +82,8 @@ def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float,
     with batch_collection():  # as in a run's workers
         start = time.perf_counter()
         while time.perf_counter() - start < seconds or games < 3:
+            if games % PREPARED_GAMES == 0:
+                prepare_families(range(games, games + PREPARED_GAMES), 1 + len(seats))
             turns += play_game(variant, seats, games).turns
             games += 1
         elapsed = time.perf_counter() - start

@@ -11,9 +11,11 @@ the revision has it (`git show REV:path`), loaded beside today's module;
 every binding of today's object in the loaded `welcometo_sim` and
 `strategies` modules (a name imported with `from … import`, or the
 method of a class) is swapped before each game. Everything else is
-today's code. Prints microseconds per game for each version, the speed-up
-of today's (old time / new time), and whether the two played the same
-games (a checksum of every score).
+today's code. The seeds of 250 games at a time are hashed together before
+they are played, as in a run's workers, outside the timing. Prints
+microseconds per game for each version, the speed-up of today's (old time
+/ new time), and whether the two played the same games (a checksum of
+every score).
 
 Whole runs of two versions compare badly on a virtual machine whose speed
 changes by half within seconds (see `bench_games.py`): a run of each, one
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from welcometo_sim.rules.game import Seat, play_game
+from welcometo_sim.rules.seeding import prepare_families
 from welcometo_sim.rules.variant import Variant
 from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
@@ -40,6 +43,10 @@ from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("welcometo_sim", "strategies")
 """Where bindings of the swapped object are looked for."""
+
+PREPARED_GAMES = 250
+"""Games whose seeds are hashed together before they are played, as a run's
+chunks do (`prepare_families`; not timed)."""
 
 
 class VersionError(ValueError):
@@ -125,6 +132,8 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
     try:
         with batch_collection():
             for seed in range(games):
+                if seed % PREPARED_GAMES == 0:  # as a run's workers do, outside the timing
+                    prepare_families(range(seed, seed + PREPARED_GAMES), 1 + seats_count)
                 order = ("old", "new") if seed % 2 else ("new", "old")
                 for version in order:
                     for namespace, attribute in places:
