@@ -143,6 +143,8 @@ class SeedFamily:
         self._hash_const = 0
 
     def _mixed_entropy(self) -> tuple[list[int], int]:
+        """The pool and hash constant after the entropy's own words, mixed on
+        first need (a game whose children were prepared never needs them)."""
         if self._pool is None:
             run = _words(self.entropy)
             run += [0] * (_POOL_SIZE - len(run))  # numpy pads the run entropy when a spawn key follows
