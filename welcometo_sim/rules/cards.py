@@ -43,41 +43,25 @@ def offer(number: int, effect: str, number_from: int, effect_from: int) -> Offer
     return found
 
 
-_OFFER_TABLES: dict[int, tuple[Sequence[Card], tuple[list[int], list[int], list]]] = {}
-
-
-def _offer_table(cards: Sequence[Card]) -> tuple[list[int], list[int], list]:
-    """For a deck's cards: each card's number, each card's effect as an index
-    of EFFECTS, and the grid of offers `grid[pile][number][effect index]`.
-    The standard deck reads its three offers from them every turn: list
-    indexing is much cheaper there than building and hashing memo keys. Made
-    once per deck (the deck is kept with them, so its id cannot be reused
-    while cached)."""
-    cached = _OFFER_TABLES.get(id(cards))
-    if cached is None or cached[0] is not cards:
-        if len(_OFFER_TABLES) > 256:
-            _OFFER_TABLES.clear()
-        effect_index = {effect: index for index, effect in enumerate(EFFECTS)}
-        grid = [[[offer(number, effect, pile, pile) for effect in EFFECTS]
-                 for number in range(MAX_NUMBER + 1)] for pile in range(N_STACKS)]
-        table = ([number for number, _ in cards], [effect_index[effect] for _, effect in cards], grid)
-        cached = _OFFER_TABLES[id(cards)] = (cards, table)
-    return cached[1]
+@lru_cache(maxsize=None)
+def _offer_grid(number_from: int, effect_from: int) -> tuple[dict[str, Offer], ...]:
+    """Every offer taking its number from card `number_from` and its effect from
+    card `effect_from`, as `grid[number][effect]`: decks and hands read their
+    offers from these every turn (indexing is much cheaper there than
+    building and hashing the `offer` memo's keys)."""
+    return tuple({effect: offer(number, effect, number_from, effect_from) for effect in EFFECTS}
+                 for number in range(MAX_NUMBER + 1))
 
 
 def pair_offers(cards: Sequence[Card]) -> list[Offer]:
     """Number from one card, effect from a different one (solo and expert)."""
-    return [offers[cards[i][0]][cards[j][1]] for i, j, offers in _pair_grids(len(cards))]
+    return [grid[cards[i][0]][cards[j][1]] for i, j, grid in _pair_grids(len(cards))]
 
 
 @lru_cache(maxsize=None)
-def _pair_grids(size: int) -> tuple[tuple[int, int, list[dict[str, Offer]]], ...]:
-    """For each (number card, effect card) index pair of a hand of `size` cards:
-    the pair and its offers `[number][effect]`, read every turn for every
-    hand (indexing is cheaper than the `offer` memo's keys there)."""
-    return tuple((i, j, [{effect: offer(number, effect, i, j) for effect in EFFECTS}
-                         for number in range(MAX_NUMBER + 1)])
-                 for i, j in permutations(range(size), 2))
+def _pair_grids(size: int) -> tuple[tuple[int, int, tuple[dict[str, Offer], ...]], ...]:
+    """Each (number card, effect card) index pair of a hand of `size` cards, with its offer grid."""
+    return tuple((i, j, _offer_grid(i, j)) for i, j in permutations(range(size), 2))
 
 
 class Deck:
@@ -93,7 +77,7 @@ class Deck:
         self.stacks: list[list[int]] = []
         self.discards: list[list[int]] = [[] for _ in range(N_STACKS)]
         self._offers: tuple[Offer, ...] | None = None  # the offers of the top cards, until they move
-        self._table = _offer_table(cards)
+        self._grids = tuple(_offer_grid(pile, pile) for pile in range(N_STACKS))
         self._deal(list(range(len(cards))))
 
     def _deal(self, card_ids: list[int]) -> None:
@@ -134,11 +118,11 @@ class Deck:
         return list(self._offers)
 
     def _top_offers(self) -> tuple[Offer, ...]:
-        numbers, effects, grid = self._table
+        cards, (grid_1, grid_2, grid_3) = self.cards, self._grids
         (stack_1, stack_2, stack_3), (discard_1, discard_2, discard_3) = self.stacks, self.discards
-        return (grid[0][numbers[stack_1[-1]]][effects[discard_1[-1]]],
-                grid[1][numbers[stack_2[-1]]][effects[discard_2[-1]]],
-                grid[2][numbers[stack_3[-1]]][effects[discard_3[-1]]])
+        return (grid_1[cards[stack_1[-1]][0]][cards[discard_1[-1]][1]],
+                grid_2[cards[stack_2[-1]][0]][cards[discard_2[-1]][1]],
+                grid_3[cards[stack_3[-1]][0]][cards[discard_3[-1]][1]])
 
     def hand(self, seat: int) -> list[Card] | None:
         return None
