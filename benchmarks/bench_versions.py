@@ -74,7 +74,11 @@ def old_module(revision: str, module_name: str) -> types.ModuleType:
     module.__package__ = package
     module.__file__ = f"{path.as_posix()}@{revision}"
     sys.modules[module.__name__] = module
-    exec(compile(shown.stdout, module.__file__, "exec"), module.__dict__)
+    try:
+        exec(compile(shown.stdout, module.__file__, "exec"), module.__dict__)
+    except Exception as exc:  # an old module may import what today's siblings no longer have
+        raise VersionError(f"{module_name} at {revision} does not load beside today's code: "
+                           f"{type(exc).__name__}: {exc}") from None
     return module
 
 

@@ -58,3 +58,10 @@ def test_bad_targets_and_lines_are_one_line_errors(bench, target, line, message)
 def test_an_unknown_revision_names_the_file_it_asked_git_for(bench):
     with pytest.raises(bench.VersionError, match="no-such-revision:welcometo_sim/rules/effects.py"):
         bench.compare("no-such-revision", "welcometo_sim.rules.effects:legal_plays", "random:1", 2)
+
+
+def test_an_old_module_that_does_not_load_beside_todays_code_is_one_line(bench, monkeypatch):
+    shown = types.SimpleNamespace(returncode=0, stdout="from .sheet import a_name_long_gone\n", stderr="")
+    monkeypatch.setattr(bench.subprocess, "run", lambda *args, **kwargs: shown)
+    with pytest.raises(bench.VersionError, match="does not load beside today's code: ImportError"):
+        bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 2)
