@@ -292,6 +292,30 @@ def test_chunked_output_equals_the_in_memory_table_for_any_chunk_size(tmp_path, 
         assert sorted(p.name for p in out.iterdir()) == ["config.yaml", "manifest.json", f"results.{fmt}"]
 
 
+def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
+    import io
+
+    from welcometo_sim.sim import runner
+    from welcometo_sim.sim.results import to_frame
+
+    spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
+    as_columns = runner.play_chunk(spec, 0, 6, False)
+    for fmt, read in (("parquet", pd.read_parquet), ("csv", pd.read_csv)):
+        as_file = runner.play_chunk(spec, 0, 6, False, table_format=fmt)
+        assert as_file.columns == {} and as_file.table_format == fmt
+        expected = to_frame(as_columns.columns)
+        assert_frame_equal(read(io.BytesIO(as_file.table)).astype(expected.dtypes.to_dict()), expected)
+
+
+def test_a_failed_chunk_comes_back_with_columns_not_a_file(tmp_path, bots):
+    from welcometo_sim.sim import runner
+
+    config = config_with(tmp_path, bots, "Flaky", params="{rate: 1.0}")
+    chunk = runner.play_chunk(resolve_spec(config, games=3, seed=1, jobs=1), 0, 3, False, "parquet")
+    assert chunk.failure is not None and chunk.table is None and chunk.table_format is None
+    assert set(chunk.columns) == set(runner.empty_columns())
+
+
 def test_lean_summary_frame_gives_the_same_tables(tmp_path, random_pair):
     from welcometo_sim.analysis import summary_tables
 

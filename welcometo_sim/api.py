@@ -193,7 +193,8 @@ def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progr
     bounds = chunk_bounds(spec.games, 1, manifest["chunk_size"])
     todo = [(start, stop) for start, stop in bounds if not store.is_done(start, stop)]
     started = time.perf_counter()
-    chunks = iter_chunks(spec, todo, record=manifest["records"] is not None, ordered=False) if todo else ()
+    chunks = iter_chunks(spec, todo, record=manifest["records"] is not None, ordered=False,
+                         table_format=store.fmt) if todo else ()
     for chunk in chunks:
         if chunk.failure is not None:
             manifest.update(status="failed", failure=str(chunk.failure))

@@ -10,6 +10,7 @@ the ``chunks/`` folder is removed.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -46,6 +47,18 @@ def to_frame(columns: dict[str, list]) -> pd.DataFrame:
     for column in PLAN_TURN_COLUMNS:
         frame[column] = pd.array(columns[column], dtype="Int16")
     return frame.astype(column_dtypes())
+
+
+def encode_table(columns: dict[str, list], fmt: str) -> bytes:
+    """The bytes of a chunk's table file in format `fmt`. Workers encode their
+    own chunks, so the parent only renames files into place: its CPU time
+    would otherwise be taken from the workers playing beside it."""
+    frame = to_frame(columns)
+    if fmt == "parquet":
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        return buffer.getvalue()
+    return frame.to_csv(index=False).encode("utf-8")
 
 
 def parquet_available() -> bool:
@@ -194,11 +207,8 @@ class ChunkStore:
         self._write_lines(self._path(chunk.start, chunk.stop, ".records.jsonl"), chunk.records)
         errors = [json.dumps(row) for row in chunk.errors]
         self._write_lines(self._path(chunk.start, chunk.stop, ".errors.jsonl"), errors)
-        frame = to_frame(chunk.columns)
-        if self.fmt == "parquet":
-            _write_atomically(self.table(chunk.start, chunk.stop), lambda tmp: frame.to_parquet(tmp, index=False))
-        else:
-            _write_atomically(self.table(chunk.start, chunk.stop), lambda tmp: frame.to_csv(tmp, index=False))
+        table = chunk.table if chunk.table_format == self.fmt else encode_table(chunk.columns, self.fmt)
+        _write_atomically(self.table(chunk.start, chunk.stop), lambda tmp: tmp.write_bytes(table))
 
     @staticmethod
     def _write_lines(path: Path, lines: list[str]) -> None:

@@ -31,6 +31,7 @@ from joblib import Parallel, delayed, parallel_config
 from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
+from .results import encode_table
 from .rows import empty_columns, game_rows
 
 MAX_CHUNK = 250
@@ -86,9 +87,14 @@ def error_row(spec: RunSpec, index: int, error: StrategyError) -> dict:
 
 @dataclass
 class ChunkResult:
-    """What a worker sends back: the finished games' rows as columns, their JSON
-    record lines, one row per errored game, and (on_error fail) the error that
-    stopped the chunk, in which case the chunk is incomplete."""
+    """What a worker sends back: the finished games' rows, their JSON record
+    lines, one row per errored game, and (on_error fail) the error that
+    stopped the chunk, in which case the chunk is incomplete.
+
+    The rows come as columns, or, when the run saves its chunks to files of
+    `table_format`, as that file's bytes in `table` (`columns` then empty):
+    a few kilobytes to send instead of thousands of Python objects, and
+    encoded by the worker rather than by the parent."""
 
     start: int
     stop: int
@@ -96,6 +102,8 @@ class ChunkResult:
     records: list[str]
     errors: list[dict] = field(default_factory=list)
     failure: StrategyError | None = None
+    table_format: str | None = None
+    table: bytes | None = None
 
     @property
     def games(self) -> int:
@@ -123,10 +131,16 @@ def batch_collection(threshold: int = BATCH_GC_THRESHOLD) -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-def play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
-    """Play games start..stop-1 (runs in a worker)."""
+def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
+               table_format: str | None = None) -> ChunkResult:
+    """Play games start..stop-1 (runs in a worker); with a `table_format`, send
+    the rows of a complete chunk as the bytes of its table file."""
     with batch_collection():
-        return _play_chunk(spec, start, stop, record)
+        chunk = _play_chunk(spec, start, stop, record)
+    if table_format is not None and chunk.failure is None:
+        chunk.table, chunk.table_format = encode_table(chunk.columns, table_format), table_format
+        chunk.columns = {}
+    return chunk
 
 
 def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
@@ -202,13 +216,14 @@ def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
 
 
 def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, record: bool = False,
-                ordered: bool = True) -> Iterator[ChunkResult]:
+                ordered: bool = True, table_format: str | None = None) -> Iterator[ChunkResult]:
     """Play the chunks `bounds` (default: the whole run) and yield them in game
-    order, or as they finish when not `ordered`."""
+    order, or as they finish when not `ordered`; with a `table_format`, each
+    complete chunk carries its table file's bytes instead of columns."""
     if bounds is None:
         bounds = chunk_bounds(spec.games, effective_jobs(spec.jobs), spec.chunk_size)
     jobs = effective_jobs(spec.jobs)
-    tasks = (delayed(play_chunk)(spec, start, stop, record) for start, stop in bounds)
+    tasks = (delayed(play_chunk)(spec, start, stop, record, table_format) for start, stop in bounds)
     return_as = "generator" if ordered else "generator_unordered"
     if spec.backend == "dask":
         with dask_backend(spec.scheduler, jobs):
@@ -216,7 +231,7 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
         return
     if jobs == 1:
         for start, stop in bounds:
-            yield play_chunk(spec, start, stop, record)
+            yield play_chunk(spec, start, stop, record, table_format)
         return
     with parallel_config(backend="loky", idle_worker_timeout=IDLE_WORKER_SECONDS):
         yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
