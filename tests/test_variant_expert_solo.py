@@ -314,7 +314,9 @@ def test_solo_card_is_skipped_and_reported():
     rig_solo(deck, [10, 11, 12, 13, 14], [15, 16, 17, 18])
     assert deck.begin_turn() == [] and deck.revealed == [10, 11, 12]
     deck.end_turn([(0, 1, None)])
+    assert deck.solo_card_waiting and deck.cards_left() == 6
     assert deck.begin_turn() == ["solo-card"] and deck.revealed == [13, 14, 15]
+    assert not deck.solo_card_waiting
     deck.end_turn([(0, 1, None)])
     assert deck.cards_left() == 3 and not deck.exhausted()
     assert deck.begin_turn() == [] and deck.revealed == [16, 17, 18]
@@ -325,9 +327,9 @@ def test_solo_card_is_skipped_and_reported():
 @pytest.mark.parametrize("left, exhausted", [(0, True), (1, True), (2, True), (3, False), (7, False)])
 def test_solo_exhausted_when_fewer_than_three_cards_remain(left, exhausted):
     deck = SoloDeck(CARDS, np.random.default_rng(0))
-    deck.pile = list(range(left))
+    deck.pile, deck.solo_card_waiting = list(range(left)), False
     assert deck.cards_left() == left and deck.exhausted() is exhausted
-    deck.pile = list(range(left)) + [SOLO_CARD]              # the solo card is no card to play
+    deck.pile, deck.solo_card_waiting = list(range(left)) + [SOLO_CARD], True  # the solo card is no card to play
     assert deck.cards_left() == left and deck.exhausted() is exhausted
 
 

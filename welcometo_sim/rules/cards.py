@@ -158,6 +158,7 @@ class SoloDeck:
         position = int(rng.integers(len(pile) // 2 + 1, len(pile) + 1))
         pile.insert(position, SOLO_CARD)
         self.pile = pile[::-1]  # draw from the end
+        self.solo_card_waiting = True  # the solo card is still in the pile
         self.revealed: list[int] = []
         self.discards: list[int] = []
         self._hand: list[Card] = []  # the revealed cards and their six pairs, worked out once a turn
@@ -170,6 +171,7 @@ class SoloDeck:
             card = self.pile.pop()
             if card == SOLO_CARD:
                 events.append("solo-card")
+                self.solo_card_waiting = False
             else:
                 self.revealed.append(card)
         self._hand = [self.cards[c] for c in self.revealed]
@@ -198,7 +200,7 @@ class SoloDeck:
 
     def cards_left(self) -> int:
         """Construction cards still in the pile (the solo card is none)."""
-        return len(self.pile) - (SOLO_CARD in self.pile)
+        return len(self.pile) - self.solo_card_waiting
 
     def exhausted(self) -> bool:
         """The deck cannot supply the three cards of another turn."""
