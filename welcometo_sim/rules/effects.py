@@ -89,16 +89,17 @@ _ROW_SHAPES_LIMIT = 64
 """At most this many street layouts are kept in `_ROWS` (one per board shape in use)."""
 
 
-def _offer_rows(lengths: tuple[int, ...], offer: int) -> list[tuple[tuple[Play, ...], ...] | None]:
-    """The rows of one offer index on sheets of these street lengths (made on first use)."""
+def _offer_table(lengths: tuple[int, ...], n_offers: int) -> list[list[tuple[tuple[Play, ...], ...] | None]]:
+    """The rows of offer indices 0..n_offers-1 on sheets of these street lengths
+    (`_ROWS[lengths]`, extended on first use)."""
     table = _ROWS.get(lengths)
     if table is None:
         if len(_ROWS) >= _ROW_SHAPES_LIMIT:
             _ROWS.clear()
         table = _ROWS[lengths] = []
-    while len(table) <= offer:
+    while len(table) < n_offers:
         table.append([None] * (2 * MAX_NUMBER + 2))
-    return table[offer]
+    return table
 
 
 def _number_rows(lengths: tuple[int, ...], offer: int, number: int, temp: bool) -> tuple[tuple[Play, ...], ...]:
@@ -106,18 +107,24 @@ def _number_rows(lengths: tuple[int, ...], offer: int, number: int, temp: bool) 
     new = tuple.__new__  # several times cheaper than Play(...)
     rows = tuple(tuple([new(Play, (offer, street, house, number, temp, None)) for house in range(length)])
                  for street, length in enumerate(lengths))
-    _offer_rows(lengths, offer)[(number << 1) | temp] = rows
+    _offer_table(lengths, offer + 1)[offer][(number << 1) | temp] = rows
     return rows
 
 
+def _picked(row: tuple[Play, ...], houses: int) -> tuple[Play, ...] | list[Play]:
+    """The plays of a street's row in the houses of the bitmask `houses`: a slice
+    when they are consecutive (always, unless a roundabout splits the street)."""
+    span = _SPANS.get(houses)
+    return row[span] if span is not None else [row[house] for house in houses_of(houses)]
+
+
 def street_plays(offer: int, street: int, number: int, temp: bool, houses: int,
-                 lengths: tuple[int, ...]) -> tuple[Play, ...]:
+                 lengths: tuple[int, ...]) -> tuple[Play, ...] | list[Play]:
     """The plays writing `number` with offer `offer` in the houses of the bitmask
     `houses` of one street, left to right, on a sheet of these street lengths."""
-    rows = _offer_rows(lengths, offer)[(number << 1) | temp] or _number_rows(lengths, offer, number, temp)
-    row = rows[street]
-    span = _SPANS.get(houses)
-    return row[span] if span is not None else tuple([row[house] for house in houses_of(houses)])
+    rows = _offer_table(lengths, offer + 1)[offer][(number << 1) | temp] or _number_rows(lengths, offer, number,
+                                                                                         temp)
+    return _picked(rows[street], houses)
 
 
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
@@ -135,17 +142,18 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     spans = _SPANS
     lengths = sheet.data.street_houses
     table = _ROWS.get(lengths)
+    if table is None or len(table) < len(offers):
+        table = _offer_table(lengths, len(offers))
     for index, (number, effect, _number_from, _effect_from) in enumerate(offers):
-        by_number = table[index] if table is not None and index < len(table) else _offer_rows(lengths, index)
-        for value, temp in _WRITTEN_NUMBERS[effect == TEMP][number]:
-            rows = by_number[(value << 1) | temp] or _number_rows(lengths, index, value, temp)
+        by_number = table[index]
+        for value, temp, key in _WRITTEN_NUMBERS[effect == TEMP][number]:
+            rows = by_number[key] or _number_rows(lengths, index, value, temp)
             street = 0
             for masks in fits:
                 houses = masks[value]
                 if houses:
                     span = spans.get(houses)
-                    plays += rows[street][span] if span is not None else street_plays(
-                        index, street, value, temp, houses, lengths)
+                    plays += rows[street][span] if span is not None else _picked(rows[street], houses)
                 street += 1
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]
@@ -155,13 +163,15 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
 
 
 _WRITTEN_NUMBERS = tuple(
-    tuple(((number, False),) + (tuple((number + delta, True) for delta in TEMP_MODIFIERS
-                                      if MIN_NUMBER <= number + delta <= MAX_NUMBER) if temp else ())
+    tuple(((number, False, number << 1),)
+          + (tuple((number + delta, True, (number + delta) << 1 | 1) for delta in TEMP_MODIFIERS
+                   if MIN_NUMBER <= number + delta <= MAX_NUMBER) if temp else ())
           for number in range(MAX_NUMBER + 1))
     for temp in (False, True)
 )
-"""`_WRITTEN_NUMBERS[is_temp_offer][n]`: the (number, temp) pairs an offer of
-number n can write, in the order of :func:`legal_plays`."""
+"""`_WRITTEN_NUMBERS[is_temp_offer][n]`: the (number, temp, row key) triples an
+offer of number n can write, in the order of :func:`legal_plays` (the row
+key indexes an offer's rows in `_ROWS`)."""
 
 
 def _with_truck_directions(plays: list[Play], streets: list[int]) -> list[Play]:
