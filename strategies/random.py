@@ -35,10 +35,11 @@ class RandomStrategy(Strategy):
         return options[int(self.uniform() * len(options))]
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        return self.pick(plays)
+        """`pick` with `uniform` inlined (a play and an effect are picked every turn)."""
+        draws = self._draws
+        return plays[int((draws.pop() if draws else self.uniform()) * len(plays))]
 
-    def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
-        return self.pick(options)
+    choose_effect = choose_play  # type: ignore[assignment]
 
     def choose_reshuffle(self, view: PlayerView) -> bool:
         return self.uniform() < 0.5
