@@ -9,8 +9,9 @@ running games: the two alternate game by game in one process.
 The old version is the named function, class or method of the module as
 the revision has it (`git show REV:path`), loaded beside today's module;
 every binding of today's object in the loaded `welcometo_sim` and
-`strategies` modules (a name imported with `from … import`, or the
-method of a class) is swapped before each game. Everything else is
+`strategies` modules (a name imported with `from … import`, the method of
+a class, or a value of a module-level dict, such as the strategy loader's
+cache of classes) is swapped before each game. Everything else is
 today's code. The seeds of 250 games at a time are hashed together before
 they are played, as in a run's workers, outside the timing. Prints
 microseconds per game for each version, the speed-up of today's (old time
@@ -91,20 +92,32 @@ def lookup(root: Any, path: list[str], where: str) -> Any:
     return obj
 
 
-def bindings(current: Any, owner_path: list[str], module_name: str) -> list[tuple[Any, str]]:
-    """(namespace object, attribute name) of every binding of `current`: the
-    attribute itself (a module global or a class attribute), and module
-    globals of the same object elsewhere in the project's packages."""
+def bindings(current: Any, owner_path: list[str], module_name: str) -> list[tuple[Any, Any]]:
+    """(namespace, name) of every binding of `current`: the attribute itself
+    (a module global or a class attribute); module globals of the same object
+    elsewhere in the project's packages; and keys of module-level dicts whose
+    value it is (a namespace that is a dict is set by key, see `rebind`):
+    strategies, for one, reach the game through the loader's class cache."""
     target_module = importlib.import_module(module_name)
     owner = lookup(target_module, owner_path[:-1], module_name) if len(owner_path) > 1 else target_module
-    found = [(owner, owner_path[-1])]
+    found: list[tuple[Any, Any]] = [(owner, owner_path[-1])]
     for name, module in list(sys.modules.items()):
-        if module is None or name.split(".")[0] not in PACKAGES or module is target_module:
+        if module is None or name.split(".")[0] not in PACKAGES:
             continue
         for attribute, value in list(vars(module).items()):
-            if value is current:
+            if value is current and not (module is target_module and attribute == owner_path[-1]):
                 found.append((module, attribute))
+            elif type(value) is dict:
+                found.extend((value, key) for key, item in list(value.items()) if item is current)
     return found
+
+
+def rebind(namespace: Any, name: Any, value: Any) -> None:
+    """Point one binding found by `bindings` at `value`."""
+    if type(namespace) is dict:
+        namespace[name] = value
+    else:
+        setattr(namespace, name, value)
 
 
 def parse_line(text: str) -> tuple[str, int, bool]:
@@ -125,9 +138,9 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
     except ModuleNotFoundError as exc:
         raise VersionError(f"target {target!r}: {exc}") from None
     old = lookup(old_module(revision, module_name), path, f"{module_name} at {revision}")
-    places = bindings(current, path, module_name)
     strategy, seats_count, solo = parse_line(line)
-    spec = parse_strategy(strategy)
+    spec = parse_strategy(strategy)  # loads the strategy class first, so that its cached binding is found
+    places = bindings(current, path, module_name)
     seats = [Seat(f"p{i}", strategy, spec) for i in range(seats_count)]
     variant = Variant(solo=solo)
     seconds = {"old": 0.0, "new": 0.0}
@@ -140,16 +153,16 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
                     prepare_families(range(seed, seed + PREPARED_GAMES), 1 + seats_count)
                 order = ("old", "new") if seed % 2 else ("new", "old")
                 for version in order:
-                    for namespace, attribute in places:
-                        setattr(namespace, attribute, versions[version])
+                    for namespace, name in places:
+                        rebind(namespace, name, versions[version])
                     start = time.perf_counter()
                     result = play_game(variant, seats, seed)
                     seconds[version] += time.perf_counter() - start
                     total = sum(score["total"] for score in result.scores)
                     checksums[version] = (checksums[version] * 1_000_003 + total) % (1 << 61)
     finally:
-        for namespace, attribute in places:
-            setattr(namespace, attribute, current)
+        for namespace, name in places:
+            rebind(namespace, name, current)
     return {"old_us": seconds["old"] / games * 1e6, "new_us": seconds["new"] / games * 1e6,
             "speedup": seconds["old"] / seconds["new"], "same": checksums["old"] == checksums["new"],
             "bindings": len(places)}

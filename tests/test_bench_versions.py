@@ -44,6 +44,23 @@ def test_a_version_that_plays_other_moves_is_reported(bench, monkeypatch):
     assert game.legal_plays is effects.legal_plays
 
 
+def test_a_strategy_class_is_swapped_where_the_loader_keeps_it(bench, monkeypatch):
+    from strategies.random import RandomStrategy
+    from welcometo_sim import strategy
+
+    class Reversed(RandomStrategy):
+        def choose_play(self, view, plays):
+            return super().choose_play(view, plays[::-1])
+
+    old = types.SimpleNamespace(RandomStrategy=Reversed)
+    monkeypatch.setattr(bench, "old_module", lambda revision, name: old)
+    monkeypatch.setattr(bench, "lookup", lambda root, path, where: getattr(root, path[-1]))
+    figures = bench.compare("HEAD", "strategies.random:RandomStrategy", "random:1", 6)
+    assert figures["same"] is False  # the games saw the old class, through the loader's cache
+    assert figures["bindings"] >= 2
+    assert strategy.load_strategy("random") is RandomStrategy
+
+
 @pytest.mark.parametrize("target, line, message", [
     ("welcometo_sim.rules.effects", "random:1", "expected MODULE:NAME"),
     ("welcometo_sim.rules.effects:no_such_function", "random:1", "has no no_such_function"),
