@@ -118,15 +118,6 @@ def _picked(row: tuple[Play, ...], houses: int) -> tuple[Play, ...] | list[Play]
     return row[span] if span is not None else [row[house] for house in houses_of(houses)]
 
 
-def street_plays(offer: int, street: int, number: int, temp: bool, houses: int,
-                 lengths: tuple[int, ...]) -> tuple[Play, ...] | list[Play]:
-    """The plays writing `number` with offer `offer` in the houses of the bitmask
-    `houses` of one street, left to right, on a sheet of these street lengths."""
-    rows = _offer_table(lengths, offer + 1)[offer][(number << 1) | temp] or _number_rows(lengths, offer, number,
-                                                                                         temp)
-    return _picked(rows[street], houses)
-
-
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     """Every play the offers allow on this sheet, temp-agency variants included
     (and both truck directions where an ice-cream truck has none yet).
@@ -135,8 +126,8 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     offer each changed number from -2 to +2; each number's houses street by
     street, left to right (strategies that draw at random rely on it). The
     plays of one number on one street are a slice of its row in `_ROWS`
-    (the body of :func:`street_plays` inlined: this runs for every seat
-    every turn)."""
+    (the body of :func:`_picked` inlined: this runs for every seat every
+    turn)."""
     plays: list[Play] = []
     fits = sheet.fits
     spans = _SPANS
@@ -212,7 +203,7 @@ def effect(kind: str, street: int | None = None, position: int | None = None,
 
 def surveyor_effects(street: int, slots: int) -> tuple[Effect, ...]:
     """The surveyor uses for the fence slots of the bitmask `slots` of one street
-    (made once and shared, like :func:`street_plays`)."""
+    (made once and shared, like the rows of plays in `_ROWS`)."""
     key = (street, slots)
     found = _SURVEYOR_EFFECTS.get(key)
     if found is None:
