@@ -292,7 +292,7 @@ def test_chunked_output_equals_the_in_memory_table_for_any_chunk_size(tmp_path, 
         assert sorted(p.name for p in out.iterdir()) == ["config.yaml", "manifest.json", f"results.{fmt}"]
 
 
-def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
+def test_workers_send_a_saved_chunk_as_its_table_file(random_pair):
     import io
 
     from welcometo_sim.sim import runner
@@ -305,6 +305,22 @@ def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
         assert as_file.columns == {} and as_file.table_format == fmt
         expected = to_frame(as_columns.columns)
         assert_frame_equal(read(io.BytesIO(as_file.table)).astype(expected.dtypes.to_dict()), expected)
+
+
+def test_a_worker_without_pyarrow_sends_columns_and_the_parent_writes_the_file(tmp_path, random_pair,
+                                                                               monkeypatch):
+    from welcometo_sim.sim import runner
+
+    def no_engine(columns, fmt):
+        raise ImportError("Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'.")
+
+    spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
+    expected = execute(spec, tmp_path / "encoded").frame
+    monkeypatch.setattr(runner, "encode_table", no_engine)
+    chunk = runner.play_chunk(spec, 0, 6, False, table_format="parquet")
+    assert chunk.table is None and chunk.table_format is None and len(chunk.columns["game"]) == 12
+    assert_frame_equal(execute(spec, tmp_path / "by_parent", fmt="parquet").frame, expected)
+    assert_frame_equal(read_table(tmp_path / "by_parent"), expected)
 
 
 def test_a_failed_chunk_comes_back_with_columns_not_a_file(tmp_path, bots):

@@ -134,12 +134,16 @@ def batch_collection(threshold: int = BATCH_GC_THRESHOLD) -> Iterator[None]:
 def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
                table_format: str | None = None) -> ChunkResult:
     """Play games start..stop-1 (runs in a worker); with a `table_format`, send
-    the rows of a complete chunk as the bytes of its table file."""
+    the rows of a complete chunk as the bytes of its table file (or as
+    columns, for the parent to encode, from a cluster worker without pyarrow)."""
     with batch_collection():
         chunk = _play_chunk(spec, start, stop, record)
     if table_format is not None and chunk.failure is None:
-        chunk.table, chunk.table_format = encode_table(chunk.columns, table_format), table_format
-        chunk.columns = {}
+        try:
+            chunk.table = encode_table(chunk.columns, table_format)
+        except ImportError:
+            return chunk
+        chunk.table_format, chunk.columns = table_format, {}
     return chunk
 
 
