@@ -45,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("welcometo_sim", "strategies")
 """Where bindings of the swapped object are looked for."""
 
+OLD_MARK = "__at_"
+"""In the module name of an old version loaded by `old_module` (never searched for bindings)."""
+
 PREPARED_GAMES = 250
 """Games whose seeds are hashed together before they are played, as a run's
 chunks do (`prepare_families`; not timed)."""
@@ -71,7 +74,7 @@ def old_module(revision: str, module_name: str) -> types.ModuleType:
     if shown.returncode != 0:
         raise VersionError(f"git show {revision}:{path.as_posix()}: {shown.stderr.strip().splitlines()[-1]}")
     package = module_name.rpartition(".")[0]
-    module = types.ModuleType(f"{module_name}__at_{revision}")
+    module = types.ModuleType(f"{module_name}{OLD_MARK}{revision}")
     module.__package__ = package
     module.__file__ = f"{path.as_posix()}@{revision}"
     sys.modules[module.__name__] = module
@@ -92,24 +95,33 @@ def lookup(root: Any, path: list[str], where: str) -> Any:
     return obj
 
 
-def bindings(current: Any, owner_path: list[str], module_name: str) -> list[tuple[Any, Any]]:
-    """(namespace, name) of every binding of `current`: the attribute itself
-    (a module global or a class attribute); module globals of the same object
-    elsewhere in the project's packages; and keys of module-level dicts whose
-    value it is (a namespace that is a dict is set by key, see `rebind`):
-    strategies, for one, reach the game through the loader's class cache."""
-    target_module = importlib.import_module(module_name)
-    owner = lookup(target_module, owner_path[:-1], module_name) if len(owner_path) > 1 else target_module
-    found: list[tuple[Any, Any]] = [(owner, owner_path[-1])]
+def holders(obj: Any) -> list[tuple[Any, Any]]:
+    """(namespace, name) of every module global and every value of a
+    module-level dict that is `obj`, in today's loaded modules of the
+    project's packages (a namespace that is a dict is set by key, see
+    `rebind`): strategies, for one, reach the game through the loader's
+    class cache."""
+    found: list[tuple[Any, Any]] = []
     for name, module in list(sys.modules.items()):
-        if module is None or name.split(".")[0] not in PACKAGES:
+        if module is None or name.split(".")[0] not in PACKAGES or OLD_MARK in name:
             continue
         for attribute, value in list(vars(module).items()):
-            if value is current and not (module is target_module and attribute == owner_path[-1]):
+            if attribute.startswith("__"):
+                continue
+            if value is obj:
                 found.append((module, attribute))
             elif type(value) is dict:
-                found.extend((value, key) for key, item in list(value.items()) if item is current)
+                found.extend((value, key) for key, item in list(value.items()) if item is obj)
     return found
+
+
+def bindings(current: Any, owner_path: list[str], module_name: str) -> list[tuple[Any, Any]]:
+    """(namespace, name) of every binding of `current`: the attribute itself
+    (a module global or a class attribute), then its other `holders`."""
+    target_module = importlib.import_module(module_name)
+    owner = lookup(target_module, owner_path[:-1], module_name) if len(owner_path) > 1 else target_module
+    own = (owner, owner_path[-1])
+    return [own, *(place for place in holders(current) if place[0] is not owner or place[1] != own[1])]
 
 
 def rebind(namespace: Any, name: Any, value: Any) -> None:
@@ -162,6 +174,8 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
                     checksums[version] = (checksums[version] * 1_000_003 + total) % (1 << 61)
     finally:
         for namespace, name in places:
+            rebind(namespace, name, current)
+        for namespace, name in holders(old):  # e.g. a cache filled while the old version played
             rebind(namespace, name, current)
     return {"old_us": seconds["old"] / games * 1e6, "new_us": seconds["new"] / games * 1e6,
             "speedup": seconds["old"] / seconds["new"], "same": checksums["old"] == checksums["new"],

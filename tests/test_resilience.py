@@ -292,35 +292,74 @@ def test_chunked_output_equals_the_in_memory_table_for_any_chunk_size(tmp_path, 
         assert sorted(p.name for p in out.iterdir()) == ["config.yaml", "manifest.json", f"results.{fmt}"]
 
 
-def test_workers_send_a_saved_chunk_as_its_table_file(random_pair):
+def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
+    """The bytes equal the file the parent itself wrote before (a resumed run
+    may mix both), and read back as the chunk's typed rows, dtypes included."""
     import io
 
     from welcometo_sim.sim import runner
     from welcometo_sim.sim.results import to_frame
 
     spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
-    as_columns = runner.play_chunk(spec, 0, 6, False)
-    for fmt, read in (("parquet", pd.read_parquet), ("csv", pd.read_csv)):
-        as_file = runner.play_chunk(spec, 0, 6, False, table_format=fmt)
-        assert as_file.columns == {} and as_file.table_format == fmt
-        expected = to_frame(as_columns.columns)
-        assert_frame_equal(read(io.BytesIO(as_file.table)).astype(expected.dtypes.to_dict()), expected)
+    expected = to_frame(runner.play_chunk(spec, 0, 6, False).columns)
+    sent = {}
+    for fmt in ("parquet", "csv"):
+        chunk = runner.play_chunk(spec, 0, 6, False, table_format=fmt)
+        assert chunk.columns == {} and chunk.table_format == fmt
+        sent[fmt] = chunk.table
+    expected.to_parquet(tmp_path / "by_parent.parquet", index=False)
+    expected.to_csv(tmp_path / "by_parent.csv", index=False)
+    assert sent["parquet"] == (tmp_path / "by_parent.parquet").read_bytes()
+    assert sent["csv"] == (tmp_path / "by_parent.csv").read_bytes()
+    assert_frame_equal(pd.read_parquet(io.BytesIO(sent["parquet"])), expected)
 
 
 def test_a_worker_without_pyarrow_sends_columns_and_the_parent_writes_the_file(tmp_path, random_pair,
                                                                                monkeypatch):
     from welcometo_sim.sim import runner
 
-    def no_engine(columns, fmt):
-        raise ImportError("Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'.")
-
     spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
     expected = execute(spec, tmp_path / "encoded").frame
-    monkeypatch.setattr(runner, "encode_table", no_engine)
+    monkeypatch.setattr(runner, "parquet_available", lambda: False)
     chunk = runner.play_chunk(spec, 0, 6, False, table_format="parquet")
     assert chunk.table is None and chunk.table_format is None and len(chunk.columns["game"]) == 12
     assert_frame_equal(execute(spec, tmp_path / "by_parent", fmt="parquet").frame, expected)
     assert_frame_equal(read_table(tmp_path / "by_parent"), expected)
+
+
+def test_chunk_files_whose_text_columns_differ_in_arrow_type_assemble_into_one_table(tmp_path, random_pair):
+    """Cluster workers with another pandas may store text as large_string."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from welcometo_sim.sim.results import ChunkStore
+
+    spec = resolve_spec(random_pair, games=8, seed=6, jobs=1)
+    expected = execute(spec, save=False).frame
+    run = tmp_path / "run"
+    execute(spec.with_overrides(chunk_size=4), run)
+    store = ChunkStore(run, "parquet", 8)
+    store.dir.mkdir()
+    halves = (expected.iloc[:8], expected.iloc[8:])
+    for (start, stop), half in zip(((0, 4), (4, 8)), halves):
+        table = pa.Table.from_pandas(half, preserve_index=False)
+        if start:  # the other of string and large_string
+            other = {pa.string(): pa.large_string(), pa.large_string(): pa.string()}
+            table = table.cast(pa.schema([pa.field(f.name, other.get(f.type, f.type), f.nullable)
+                                          for f in table.schema], metadata=table.schema.metadata))
+            assert table.schema != pq.read_schema(store.table(0, 4))
+        pq.write_table(table, store.table(start, stop))
+    store.assemble([(0, 4), (4, 8)], records=False)
+    assert_frame_equal(read_table(run), expected)
+
+
+def test_a_chunk_in_another_format_than_the_run_is_refused(tmp_path):
+    from welcometo_sim.sim.results import ChunkStore
+    from welcometo_sim.sim.runner import ChunkResult
+
+    chunk = ChunkResult(0, 2, {}, [], table_format="csv", table=b"game\n")
+    with pytest.raises(ValueError, match="came as csv, the run saves parquet"):
+        ChunkStore(tmp_path, "parquet", 2).write(chunk)
 
 
 def test_a_failed_chunk_comes_back_with_columns_not_a_file(tmp_path, bots):

@@ -306,6 +306,7 @@ def test_solo_turns_reveal_three_fresh_cards_and_offer_six_pairs():
 def rig_solo(deck, before_solo, after_solo):
     """Draw order: the `before_solo` cards, the solo card, `after_solo` cards (all ids)."""
     deck.pile = (list(before_solo) + [SOLO_CARD] + list(after_solo))[::-1]
+    deck.solo_card_waiting = True
     deck.discards = sorted(set(range(81)) - set(before_solo) - set(after_solo))
 
 

@@ -314,6 +314,7 @@ def check_cards(game: Game, solo_card_seen: bool) -> None:
     if game.variant.solo:
         pile = [c for c in deck.pile if c >= 0]
         assert (len(deck.pile) - len(pile) == 1) != solo_card_seen, "solo card exactly once until it comes up"
+        assert deck.solo_card_waiting == (len(pile) < len(deck.pile))
         assert all(c == -1 or c >= 0 for c in deck.pile)
         ids = pile + deck.discards + deck.revealed
     elif game.variant.expert:

@@ -148,7 +148,11 @@ class Deck:
 
 class SoloDeck:
     """Solo mode: one draw pile with the solo card in its bottom half; each turn
-    reveals three fresh cards, all discarded after the turn."""
+    reveals three fresh cards, all discarded after the turn.
+
+    `solo_card_waiting` says whether the solo card is still in `pile`, so that
+    counting the cards left needs no search: code that sets `pile` by hand
+    sets it too."""
 
     passes_cards = False
 

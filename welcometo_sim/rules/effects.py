@@ -111,11 +111,10 @@ def _number_rows(lengths: tuple[int, ...], offer: int, number: int, temp: bool) 
     return rows
 
 
-def _picked(row: tuple[Play, ...], houses: int) -> tuple[Play, ...] | list[Play]:
-    """The plays of a street's row in the houses of the bitmask `houses`: a slice
-    when they are consecutive (always, unless a roundabout splits the street)."""
-    span = _SPANS.get(houses)
-    return row[span] if span is not None else [row[house] for house in houses_of(houses)]
+def _scattered(row: tuple[Play, ...], houses: int) -> list[Play]:
+    """The plays of a street's row in the houses of the bitmask `houses`, when
+    they are not consecutive (a roundabout splits the street between them)."""
+    return [row[house] for house in houses_of(houses)]
 
 
 def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
@@ -125,9 +124,8 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
     Order: offer by offer; within an offer the plain number, then for a temp
     offer each changed number from -2 to +2; each number's houses street by
     street, left to right (strategies that draw at random rely on it). The
-    plays of one number on one street are a slice of its row in `_ROWS`
-    (the body of :func:`_picked` inlined: this runs for every seat every
-    turn)."""
+    plays of one number on one street are a slice of its row in `_ROWS`,
+    or its `_scattered` plays when a roundabout splits them."""
     plays: list[Play] = []
     fits = sheet.fits
     spans = _SPANS
@@ -144,7 +142,7 @@ def legal_plays(sheet: Sheet, offers: list[Offer]) -> list[Play]:
                 houses = masks[value]
                 if houses:
                     span = spans.get(houses)
-                    plays += rows[street][span] if span is not None else _picked(rows[street], houses)
+                    plays += rows[street][span] if span is not None else _scattered(rows[street], houses)
                 street += 1
     if sheet.board is not None:
         undecided = sheet.board.undecided_streets()  # type: ignore[attr-defined]

@@ -50,15 +50,17 @@ def to_frame(columns: dict[str, list]) -> pd.DataFrame:
 
 
 def encode_table(columns: dict[str, list], fmt: str) -> bytes:
-    """The bytes of a chunk's table file in format `fmt`. Workers encode their
-    own chunks, so the parent only renames files into place: its CPU time
-    would otherwise be taken from the workers playing beside it."""
+    """The bytes of a chunk's table file in format `fmt`, the same on every
+    machine (Parquet through pyarrow, CSV lines ending in \\n). Workers encode
+    their own chunks, so the parent only writes the bytes and renames the
+    file: its CPU time would otherwise be taken from the workers playing
+    beside it."""
     frame = to_frame(columns)
     if fmt == "parquet":
         buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False)
+        frame.to_parquet(buffer, index=False, engine="pyarrow")
         return buffer.getvalue()
-    return frame.to_csv(index=False).encode("utf-8")
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
 def parquet_available() -> bool:
@@ -207,7 +209,10 @@ class ChunkStore:
         self._write_lines(self._path(chunk.start, chunk.stop, ".records.jsonl"), chunk.records)
         errors = [json.dumps(row) for row in chunk.errors]
         self._write_lines(self._path(chunk.start, chunk.stop, ".errors.jsonl"), errors)
-        table = chunk.table if chunk.table_format == self.fmt else encode_table(chunk.columns, self.fmt)
+        if chunk.table_format not in (None, self.fmt):
+            raise ValueError(f"chunk {chunk.start}-{chunk.stop} came as {chunk.table_format}, the run "
+                             f"saves {self.fmt}")
+        table = chunk.table if chunk.table is not None else encode_table(chunk.columns, self.fmt)
         _write_atomically(self.table(chunk.start, chunk.stop), lambda tmp: tmp.write_bytes(table))
 
     @staticmethod
@@ -253,8 +258,14 @@ def _concat_parquet(parts: list[Path], target: Path) -> None:
         writer.write_table(table)
         pending.clear()
 
+    schema = None
     for part in parts:
-        pending.append(pq.read_table(part))
+        table = pq.read_table(part)
+        if schema is None:
+            schema = table.schema
+        elif not table.schema.equals(schema):  # e.g. a cluster worker with another pandas: same columns
+            table = table.cast(schema)
+        pending.append(table)
         if sum(t.num_rows for t in pending) >= ROWS_PER_GROUP:
             flush()
     if pending:

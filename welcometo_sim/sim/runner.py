@@ -31,7 +31,7 @@ from joblib import Parallel, delayed, parallel_config
 from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
-from .results import encode_table
+from .results import encode_table, parquet_available
 from .rows import empty_columns, game_rows
 
 MAX_CHUNK = 250
@@ -93,7 +93,7 @@ class ChunkResult:
 
     The rows come as columns, or, when the run saves its chunks to files of
     `table_format`, as that file's bytes in `table` (`columns` then empty):
-    a few kilobytes to send instead of thousands of Python objects, and
+    tens of kilobytes to send instead of thousands of Python objects, and
     encoded by the worker rather than by the parent."""
 
     start: int
@@ -138,12 +138,11 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
     columns, for the parent to encode, from a cluster worker without pyarrow)."""
     with batch_collection():
         chunk = _play_chunk(spec, start, stop, record)
-    if table_format is not None and chunk.failure is None:
-        try:
-            chunk.table = encode_table(chunk.columns, table_format)
-        except ImportError:
-            return chunk
-        chunk.table_format, chunk.columns = table_format, {}
+    if table_format is None or chunk.failure is not None:
+        return chunk
+    if table_format == "parquet" and not parquet_available():
+        return chunk
+    chunk.table, chunk.table_format, chunk.columns = encode_table(chunk.columns, table_format), table_format, {}
     return chunk
 
 
