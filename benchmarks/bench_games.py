@@ -20,8 +20,9 @@ is framed by a fixed pure-Python reference loop (`reference_ms`): a round
 is *quiet* when the loop ran within `QUIET_MARGIN` of its fastest time of
 the run both before and after it. `--repeat N` plays every line N times,
 round after round, and prints each rate (quiet ones starred) with the
-median and best of all rounds and the median of the quiet ones; `--only`
-limits the lines.
+median and best of all rounds and the median of the quiet ones, then for
+the lines with a speed target (`TARGETS`) whether each median reaches it;
+`--only` limits the lines.
 """
 
 from __future__ import annotations
@@ -104,6 +105,32 @@ def quiet_rates(rounds: list[Round], fastest_reference: float) -> list[float]:
     return [r.per_second for r in rounds if max(r.reference_before, r.reference_after) <= limit]
 
 
+TARGETS: dict[tuple[str, int | str], float] = {("random", SOLO): 1000.0, ("random", 4): 250.0, ("greedy", 4): 30.0}
+"""The engine-speed targets, in games/s on one core: random solo-mode games,
+random and greedy four-seat base games."""
+
+
+def target_verdicts(rounds: dict[tuple[str, int | str], list[Round]], fastest_reference: float) -> list[str]:
+    """For every line with a target: whether the median of all rounds and the
+    median of the quiet rounds reach it."""
+    verdicts = []
+    for line, results in rounds.items():
+        target = TARGETS.get(line)
+        if target is None:
+            continue
+        everything = statistics.median(r.per_second for r in results)
+        quiet = quiet_rates(results, fastest_reference)
+        quiet_part = (f"quiet rounds {statistics.median(quiet):.1f} ({_verdict(statistics.median(quiet), target)})"
+                      if quiet else "no quiet round")
+        verdicts.append(f"{line[0]}:{line[1]} target {target:g}: all rounds {everything:.1f} "
+                        f"({_verdict(everything, target)}), {quiet_part}")
+    return verdicts
+
+
+def _verdict(rate_per_second: float, target: float) -> str:
+    return "met" if rate_per_second >= target else "below"
+
+
 LINES: tuple[tuple[str, int | str], ...] = (
     ("random", 1), ("random", SOLO), ("random", 4), ("greedy", 1), ("greedy", SOLO), ("greedy", 4))
 
@@ -151,6 +178,8 @@ def print_repeated(rounds: dict[tuple[str, int | str], list[Round]]) -> None:
               f"{quiet_median:>9}{len(quiet):>4}/{len(results):<3}  {each}")
     print(f"reference loop: fastest {fastest:.1f} ms, slowest {max(references):.1f} ms; "
           f"quiet rounds: both loops at most {limit:.1f} ms")
+    for verdict in target_verdicts(rounds, fastest):
+        print(verdict)
 
 
 def main() -> None:
