@@ -32,8 +32,11 @@ the created instance in ``seat.factory.instances``.
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import types
 from collections import Counter
+from pathlib import Path
 from typing import Callable, Sequence
 
 from welcometo_sim.rules.data import DEFAULT_DATA, GameData
@@ -307,3 +310,12 @@ EXPECTED_CARDS = Counter({
     if count
 })
 N_CARDS = 81
+
+
+def benchmark_module(name: str) -> types.ModuleType:
+    """A script of `benchmarks/` (not a package) loaded as a module, for its tests."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module

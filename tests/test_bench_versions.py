@@ -3,23 +3,17 @@ versions inside running games, its checksum of the games, and its errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import types
-from pathlib import Path
 
 import pytest
 
+from helpers import benchmark_module
 from welcometo_sim.rules import effects, game
-
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_versions.py"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_versions", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("bench_versions")
 
 
 def test_a_function_against_itself_at_head_plays_the_same_games_and_is_put_back(bench):
