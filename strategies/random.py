@@ -24,24 +24,21 @@ class RandomStrategy(Strategy):
         """The next number of `rng.random()`. They are drawn in blocks: a block is
         the same numbers in the same order as single draws, at a fraction of the
         cost per number (subclasses drawing from `rng` themselves as well get a
-        different, equally seeded, sequence). `choose_play` and `choose_effect`
-        take the next number themselves and call this only to refill: a
-        subclass changing how numbers are drawn overrides those two as well."""
+        different, equally seeded, sequence)."""
         if not self._draws:
             self._draws = self.rng.random(DRAWS_PER_BLOCK).tolist()
             self._draws.reverse()
         return self._draws.pop()
 
     def pick(self, options: list):
-        """A uniform choice (`choose_play` and `choose_effect` make theirs inline)."""
+        """A uniform choice."""
         return options[int(self.uniform() * len(options))]
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        """`pick` with `uniform` inlined (a play and an effect are picked every turn)."""
-        draws = self._draws
-        return plays[int((draws.pop() if draws else self.uniform()) * len(plays))]
+        return self.pick(plays)
 
-    choose_effect = choose_play  # type: ignore[assignment]
+    def choose_effect(self, view: PlayerView, options: list[Effect | None]) -> Effect | None:
+        return self.pick(options)
 
     def choose_reshuffle(self, view: PlayerView) -> bool:
         return self.uniform() < 0.5
