@@ -98,11 +98,14 @@ def framed_round(strategy: str, players: int | str, seconds: float) -> Round:
     return Round(games, per_second, turns, before, reference_ms())
 
 
+def is_quiet(round_: Round, fastest_reference: float) -> bool:
+    """Whether both reference loops of the round ran within `QUIET_MARGIN` of the fastest one."""
+    return max(round_.reference_before, round_.reference_after) <= QUIET_MARGIN * fastest_reference
+
+
 def quiet_rates(rounds: list[Round], fastest_reference: float) -> list[float]:
-    """The rates of the rounds whose reference loops both ran within
-    `QUIET_MARGIN` of the fastest one."""
-    limit = QUIET_MARGIN * fastest_reference
-    return [r.per_second for r in rounds if max(r.reference_before, r.reference_after) <= limit]
+    """The rates of the quiet rounds."""
+    return [r.per_second for r in rounds if is_quiet(r, fastest_reference)]
 
 
 TARGETS: dict[tuple[str, int | str], float] = {("random", SOLO): 1000.0, ("random", 4): 250.0, ("greedy", 4): 30.0}
@@ -118,17 +121,17 @@ def target_verdicts(rounds: dict[tuple[str, int | str], list[Round]], fastest_re
         target = TARGETS.get(line)
         if target is None:
             continue
-        everything = statistics.median(r.per_second for r in results)
         quiet = quiet_rates(results, fastest_reference)
-        quiet_part = (f"quiet rounds {statistics.median(quiet):.1f} ({_verdict(statistics.median(quiet), target)})"
-                      if quiet else "no quiet round")
-        verdicts.append(f"{line[0]}:{line[1]} target {target:g}: all rounds {everything:.1f} "
-                        f"({_verdict(everything, target)}), {quiet_part}")
+        quiet_part = f"quiet rounds {_judged(quiet, target)}" if quiet else "no quiet round"
+        verdicts.append(f"{line[0]}:{line[1]} target {target:g}: "
+                        f"all rounds {_judged([r.per_second for r in results], target)}, {quiet_part}")
     return verdicts
 
 
-def _verdict(rate_per_second: float, target: float) -> str:
-    return "met" if rate_per_second >= target else "below"
+def _judged(rates: list[float], target: float) -> str:
+    """The median of the rates and whether it reaches the target."""
+    median = statistics.median(rates)
+    return f"{median:.1f} ({'met' if median >= target else 'below'})"
 
 
 LINES: tuple[tuple[str, int | str], ...] = (
@@ -172,8 +175,7 @@ def print_repeated(rounds: dict[tuple[str, int | str], list[Round]]) -> None:
         rates = [r.per_second for r in results]
         quiet = quiet_rates(results, fastest)
         quiet_median = f"{statistics.median(quiet):.1f}" if quiet else "-"
-        each = " ".join(f"{r.per_second:.1f}" + ("*" if max(r.reference_before, r.reference_after) <= limit
-                                                  else "") for r in results)
+        each = " ".join(f"{r.per_second:.1f}" + ("*" if is_quiet(r, fastest) else "") for r in results)
         print(f"{strategy:<9}{players:>8}{statistics.median(rates):>9.1f}{max(rates):>9.1f}"
               f"{quiet_median:>9}{len(quiet):>4}/{len(results):<3}  {each}")
     print(f"reference loop: fastest {fastest:.1f} ms, slowest {max(references):.1f} ms; "
