@@ -434,8 +434,8 @@ def run_fence_changes(empty: Sequence[bool], rounds: Sequence[bool], uses: Seque
         if not estate_terms and not potential_terms:
             changes.append(None)
             continue
-        e0, e1, e2 = (*estate_terms, 0, 0, 0)[:3]
-        p0, p1, p2 = (*potential_terms, 0.0, 0.0, 0.0)[:3]
+        e0, e1, e2 = (estate_terms + [0, 0, 0])[:3]
+        p0, p1, p2 = (potential_terms + [0.0, 0.0, 0.0])[:3]
         changes.append((e0, e1, e2, p0, p1, p2, unused_change if any(unused_change.values()) else None))
     return changes
 
