@@ -17,6 +17,7 @@ import pandas as pd
 
 from .analysis.tables import summary_tables
 from .api import RunOutput, chunks_done, execute, resolve_spec, resumable_manifest, resume, run_folder
+from .compiled_core import engine
 from .config import ConfigError
 from .rules.game import StrategyError
 from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
@@ -62,7 +63,8 @@ def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | Non
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="welcometo-sim", prog_name="wtsim")
+@click.version_option(package_name="welcometo-sim", prog_name="wtsim",
+                      message=f"%(prog)s, version %(version)s ({engine()} engine)")
 def cli() -> None:
     """Tournament simulator for the board game Welcome To…
 
