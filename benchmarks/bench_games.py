@@ -22,7 +22,9 @@ the run both before and after it. `--repeat N` plays every line N times,
 round after round, and prints each rate (quiet ones starred) with the
 median and best of all rounds and the median of the quiet ones, then for
 the lines with a speed target (`TARGETS`) whether each median reaches it;
-`--only` limits the lines.
+`--only` limits the lines. The first line says whether the engine runs
+compiled or as Python (`welcometo_sim.compiled_core`; set
+``WTSIM_PURE_PYTHON=1`` to measure the Python one).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import statistics
 import time
 from typing import NamedTuple
 
+from welcometo_sim.compiled_core import engine
 from welcometo_sim.rules.game import Seat, play_game
 from welcometo_sim.rules.seeding import prepare_families
 from welcometo_sim.rules.variant import Variant
@@ -199,6 +202,7 @@ def main() -> None:
     except (ValueError, StrategyLoadError) as exc:
         parser.error(str(exc))
     rounds: dict[tuple[str, int | str], list[Round]] = {line: [] for line in lines}
+    print(f"engine: {engine()}")
     for _ in range(args.repeat):
         for strategy, players in lines:
             rounds[(strategy, players)].append(framed_round(strategy, players, args.seconds))

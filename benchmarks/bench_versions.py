@@ -18,6 +18,11 @@ microseconds per game for each version, the speed-up of today's (old time
 / new time), and whether the two played the same games (a checksum of
 every score).
 
+The old version always runs as Python, loaded from its source, so today's
+does too: run as a script, this sets ``WTSIM_PURE_PYTHON=1`` before the
+package is imported, and the compiled core is not used
+(`welcometo_sim.compiled_core`).
+
 Whole runs of two versions compare badly on a virtual machine whose speed
 changes by half within seconds (see `bench_games.py`): a run of each, one
 after the other, measures the neighbours as much as the code. Here both
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import subprocess
 import sys
 import time
@@ -35,11 +41,14 @@ import types
 from pathlib import Path
 from typing import Any
 
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.seeding import prepare_families
-from welcometo_sim.rules.variant import Variant
-from welcometo_sim.sim.runner import batch_collection
-from welcometo_sim.strategy import StrategyLoadError, parse_strategy
+if __name__ == "__main__":  # today's version runs from source, as the old one must
+    os.environ["WTSIM_PURE_PYTHON"] = "1"
+
+from welcometo_sim.rules.game import Seat, play_game  # noqa: E402
+from welcometo_sim.rules.seeding import prepare_families  # noqa: E402
+from welcometo_sim.rules.variant import Variant  # noqa: E402
+from welcometo_sim.sim.runner import batch_collection  # noqa: E402
+from welcometo_sim.strategy import StrategyLoadError, parse_strategy  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("welcometo_sim", "strategies")
