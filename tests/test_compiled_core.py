@@ -131,3 +131,14 @@ def test_an_edited_source_runs_instead_of_its_stale_compiled_module(tmp_path):
     assert done.stdout.split("\n")[:3] == [f"partly compiled ({len(CORE_MODULES) - 1} of {len(CORE_MODULES)} modules)",
                                            "True True", "False"]
     assert "StaleCoreWarning: compiled welcometo_sim.rules.scoring" in done.stderr
+
+
+def test_the_version_says_which_engine_runs():
+    from click.testing import CliRunner
+
+    from welcometo_sim import __version__
+    from welcometo_sim.cli import cli
+
+    shown = CliRunner().invoke(cli, ["--version"])
+    assert shown.exit_code == 0
+    assert shown.output == f"wtsim, version {__version__} ({compiled_core.engine()} engine)\n"
