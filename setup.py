@@ -1,6 +1,8 @@
 """Builds the optional compiled core (`welcometo_sim.compiled_core`): Cython
-compiles the rules engine and the move evaluator from their unchanged Python
-sources. Everything else is in pyproject.toml.
+compiles the modules the games spend their time in (`CORE_MODULES`: the
+rules engine, the move evaluator, the strategy base class and the random
+and greedy strategies) from their unchanged Python sources. Everything else
+is in pyproject.toml.
 
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
 compile (no C compiler), the install goes on and those modules run as
@@ -25,8 +27,10 @@ CYTHON_DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 would turn a parameter annotated `float` into a C double, changing results."""
 
 UNIX_COMPILE_ARGS = ["-O2", "-g0"]
-"""Instead of Python's default -O3 -g: the build takes half the time (about
-25 s instead of 43 s for the evaluator alone) for the same speed of play."""
+"""Instead of Python's default -O3 -g: the build takes half the time (25 s
+instead of 43 s for the evaluator alone) for the same play: 804 against 805
+million instructions for 300 random solo games, 844 against 858 million for
+10 greedy four-seat games (valgrind)."""
 
 
 def core_extensions() -> list[Extension]:
@@ -64,12 +68,16 @@ class BuildCore(build_ext):
     def run(self) -> None:
         self.compiled: dict[str, str] = {}
         super().run()
-        manifest = Path(self.get_ext_fullpath("welcometo_sim.x")).parent / core["MANIFEST_NAME"]
+        package_folder = Path(self.get_ext_fullpath("welcometo_sim.any_module")).parent  # in place or not
+        manifest = package_folder / core["MANIFEST_NAME"]
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(self.compiled, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
     def build_extension(self, ext: Extension) -> None:
-        super().build_extension(ext)  # raises when this optional module failed: it is then left out
+        # Raises when this optional module failed: it is then left out. Returns
+        # without compiling when the module is newer than its C file, which
+        # cythonize has just made again if the source changed.
+        super().build_extension(ext)
         self.compiled[ext.name] = core["source_digest"](core["source_path"](ext.name, HERE))
 
 

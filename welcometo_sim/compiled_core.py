@@ -1,7 +1,8 @@
 """The optional compiled core: the rules engine and the move evaluator, compiled
 by Cython from their unchanged Python sources when the package is installed
 with a C compiler at hand (see ``setup.py``). It plays the same games, move
-for move, about 1.3 to 1.5 times faster.
+for move, with about 1.25 times fewer instructions per game (the figures
+are in benchmarks/README.md).
 
 A compiled module is only used while it matches its source: the build writes
 the SHA-256 of each source it compiled into ``_compiled.json`` next to this
