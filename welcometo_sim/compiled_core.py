@@ -1,6 +1,8 @@
-"""The optional compiled core: the rules engine and the move evaluator, compiled
-by Cython from their unchanged Python sources when the package is installed
-with a C compiler at hand (see ``setup.py``). It plays the same games, move
+"""The optional compiled core: the modules the games spend their time in
+(`CORE_MODULES`: the rules engine, the move evaluator, the strategy base
+class, the random and greedy strategies), compiled by Cython from their
+unchanged Python sources when the package is installed with a C compiler
+at hand (see ``setup.py``). It plays the same games, move
 for move, with about 1.25 times fewer instructions per game (the figures
 are in benchmarks/README.md).
 
