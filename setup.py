@@ -5,7 +5,7 @@ and greedy strategies) from their unchanged Python sources. Everything else
 is in pyproject.toml.
 
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
-compile (no C compiler), the install goes on and those modules run as
+compile (Cython rejects it, or no C compiler), the install goes on and those modules run as
 Python: the games are the same, only slower.
 """
 
@@ -33,18 +33,45 @@ million instructions for 300 random solo games, 844 against 858 million for
 10 greedy four-seat games (valgrind)."""
 
 
+CYTHONIZED_FROM: dict[str, str] = {}
+"""The SHA-256 of the source each module's C file was generated from, filled
+by `core_extensions`: the manifest records these, not the sources as they
+are when the C compiler runs (a source may change in between)."""
+
+C_FOLDER = HERE / "build" / "cython"
+
+
+def generated_c(module: str) -> Path:
+    """The C file cythonize makes from a core module under `C_FOLDER`."""
+    return C_FOLDER.joinpath(*module.split(".")).with_suffix(".c")
+
+
 def core_extensions() -> list[Extension]:
-    """The compiled core's extensions (none without Cython or when pure Python is asked for)."""
+    """The compiled core's extensions (none without Cython or when pure Python
+    is asked for). A module Cython rejects is left out, like one the C
+    compiler fails on. A C file is generated again whenever the digest of its
+    source changed, whatever the files' dates say."""
     if core["pure_python_requested"]():
         return []
     try:
         from Cython.Build import cythonize
     except ImportError:
         return []
-    extensions = cythonize([Extension(name, [str(core["source_path"](name, HERE).relative_to(HERE))])
-                            for name in core["CORE_MODULES"]],
-                           build_dir="build/cython", compiler_directives=CYTHON_DIRECTIVES,
-                           nthreads=os.cpu_count() or 1, quiet=True)
+    extensions = []
+    for name in core["CORE_MODULES"]:
+        source = core["source_path"](name, HERE)
+        digest = core["source_digest"](source)
+        c_file, digest_file = generated_c(name), generated_c(name).with_suffix(".c.sha256")
+        if not digest_file.exists() or digest_file.read_text() != digest:
+            c_file.unlink(missing_ok=True)
+        try:
+            extensions += cythonize([Extension(name, [str(source.relative_to(HERE))])], build_dir=str(C_FOLDER),
+                                    compiler_directives=CYTHON_DIRECTIVES, quiet=True)
+        except Exception as exc:  # Cython rejects some valid Python: that module stays Python
+            print(f"warning: {name} not compiled, it will run as Python: {exc}")
+            continue
+        digest_file.write_text(digest)
+        CYTHONIZED_FROM[name] = digest
     for extension in extensions:
         extension.optional = True  # set after cythonize, which does not carry it over
     return extensions
@@ -69,7 +96,7 @@ class BuildCore(build_ext):
         self.compiled: dict[str, str] = {}
         super().run()
         package_folder = Path(self.get_ext_fullpath("welcometo_sim.any_module")).parent  # in place or not
-        manifest = package_folder / core["MANIFEST_NAME"]
+        manifest = package_folder / core["manifest_name"](self.get_ext_filename("any_module")[len("any_module"):])
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(self.compiled, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
@@ -78,7 +105,10 @@ class BuildCore(build_ext):
         # without compiling when the module is newer than its C file, which
         # cythonize has just made again if the source changed.
         super().build_extension(ext)
-        self.compiled[ext.name] = core["source_digest"](core["source_path"](ext.name, HERE))
+        self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
 
 
-setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})
+extensions = core_extensions()
+if not extensions:  # compiled files left in place by an earlier build must not run now
+    (HERE / "welcometo_sim" / core["manifest_name"]()).unlink(missing_ok=True)
+setup(ext_modules=extensions, cmdclass={"build_ext": BuildCore})

@@ -72,7 +72,9 @@ def counted(strategy: str, players: str, games: int, pure: str) -> int:
     """Instructions of a process playing `games` games with one engine."""
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                sys.executable, __file__, "--play", strategy, players, str(games)]
-    environment = {**os.environ, "WTSIM_PURE_PYTHON": pure, "PYTHONHASHSEED": "0"}  # the same dict layouts
+    # The same dict layouts in every process, and no bytecode written by the
+    # first one for the next to read: both compile what they import.
+    environment = {**os.environ, "WTSIM_PURE_PYTHON": pure, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(command, env=environment, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip().splitlines()[-1:]}")

@@ -4,6 +4,8 @@
 add names through the entry-point group ``welcometo_sim.strategies``.
 """
 
+import welcometo_sim  # noqa: F401  (chooses compiled or source core modules before any strategy loads)
+
 BUILTIN: dict[str, str] = {
     "random": "strategies.random:RandomStrategy",
     "greedy": "strategies.greedy:GreedyStrategy",

@@ -7,8 +7,8 @@ for move, with about 1.25 times fewer instructions per game (the figures
 are in benchmarks/README.md).
 
 A compiled module is only used while it matches its source: the build writes
-the SHA-256 of each source it compiled into ``_compiled.json`` next to this
-file, and `select_core` (run by the package's ``__init__`` before any engine
+the SHA-256 of each source it compiled into ``_compiled.<python tag>.json``
+next to this file, and `select_core` (run by the package's ``__init__`` before any engine
 module is imported) makes every core module whose source has changed since,
 or that was not compiled, load from its ``.py`` file. So editing a rule in
 an editable install takes effect at once (with a warning to rebuild), and a
@@ -29,6 +29,7 @@ import importlib.util
 import json
 import os
 import sys
+import sysconfig
 import warnings
 from pathlib import Path
 from typing import Mapping
@@ -53,8 +54,13 @@ CORE_MODULES = (
 PURE_PYTHON_VARIABLE = "WTSIM_PURE_PYTHON"
 """Set (to anything but empty or 0) to load every core module from source."""
 
-MANIFEST_NAME = "_compiled.json"
-"""Written by the build next to this file: {module name: SHA-256 of the source it was compiled from}."""
+def manifest_name(extension_suffix: str | None = None) -> str:
+    """The build's manifest next to this file, {module name: SHA-256 of the
+    source it was compiled from}, one per kind of compiled file (this
+    Python's by default): a build for another Python version leaves this
+    one's compiled files, and its record of them, alone."""
+    suffix = extension_suffix or sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return "_compiled" + suffix.rsplit(".", 1)[0] + ".json"
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 """The folder holding the `welcometo_sim` package."""
@@ -82,7 +88,7 @@ def pure_python_requested(environ: Mapping[str, str] = os.environ) -> bool:
 def read_manifest(root: Path = PACKAGE_ROOT) -> dict[str, str]:
     """The build's {module: source digest} (empty when nothing was compiled)."""
     try:
-        manifest = json.loads((root / "welcometo_sim" / MANIFEST_NAME).read_text(encoding="utf-8"))
+        manifest = json.loads((root / "welcometo_sim" / manifest_name()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return manifest if isinstance(manifest, dict) else {}
