@@ -61,7 +61,8 @@ def core_extensions() -> list[Extension]:
     for name in core["CORE_MODULES"]:
         source = core["source_path"](name, HERE)
         digest = core["source_digest"](source)
-        c_file, digest_file = generated_c(name), generated_c(name).with_suffix(".c.sha256")
+        c_file = generated_c(name)
+        digest_file = c_file.with_suffix(".c.sha256")
         if not digest_file.exists() or digest_file.read_text() != digest:
             c_file.unlink(missing_ok=True)
         try:

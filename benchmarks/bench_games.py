@@ -77,11 +77,17 @@ PREPARED_GAMES = 250
 """Games whose seeds are hashed together, as a run's chunks do (`prepare_families`)."""
 
 
-def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float, float]:
-    """Play games until `seconds` have passed; returns (games, games/s, mean turns)."""
+def line_games(strategy: str, players: int | str) -> tuple[list[Seat], Variant]:
+    """The seats and variant of a line's games: every seat on `strategy`;
+    players `SOLO` is one seat under the solo-mode rules."""
     spec = parse_strategy(strategy)
     seats = [Seat(f"p{i}", strategy, spec) for i in range(1 if players == SOLO else int(players))]
-    variant = Variant(solo=players == SOLO)
+    return seats, Variant(solo=players == SOLO)
+
+
+def rate(strategy: str, players: int | str, seconds: float) -> tuple[int, float, float]:
+    """Play games until `seconds` have passed; returns (games, games/s, mean turns)."""
+    seats, variant = line_games(strategy, players)
     games = turns = 0
     with batch_collection():  # as in a run's workers
         start = time.perf_counter()

@@ -50,17 +50,13 @@ def instructions_of(valgrind_output: str) -> int:
 def play(strategy: str, players: str, games: int) -> None:
     """Play `games` seeded base games as `bench_games.rate` does (0: only the imports)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_games import PREPARED_GAMES, SOLO
+    from bench_games import PREPARED_GAMES, SOLO, line_games
 
-    from welcometo_sim.rules.game import Seat, play_game
+    from welcometo_sim.rules.game import play_game
     from welcometo_sim.rules.seeding import prepare_families
-    from welcometo_sim.rules.variant import Variant
     from welcometo_sim.sim.runner import batch_collection
-    from welcometo_sim.strategy import parse_strategy
 
-    spec = parse_strategy(strategy)
-    seats = [Seat(f"p{i}", strategy, spec) for i in range(1 if players == SOLO else int(players))]
-    variant = Variant(solo=players == SOLO)
+    seats, variant = line_games(strategy, players if players == SOLO else int(players))
     with batch_collection():
         for game in range(games):
             if game % PREPARED_GAMES == 0:
