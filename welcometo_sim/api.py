@@ -14,10 +14,14 @@ a crash or a strategy error.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import os
 import platform
 import time
-from dataclasses import replace
+import uuid
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -25,9 +29,10 @@ import pandas as pd
 
 from . import __version__
 from .config import ConfigError, RunSpec, load_config
-from .sim.results import (CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, RECORDS_FILE, ChunkStore,
-                          ResultsError, choose_format, new_run_folder, read_errors, read_manifest,
-                          read_table, to_frame, write_config, write_json)
+from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE, ChunkStore,
+                          OutputError, ResultsError, choose_format, new_run_folder, output_error,
+                          read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
+                          to_frame, write_config, write_json)
 from .sim.rows import ERROR_COLUMNS
 from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
                          iter_chunks, release_workers, run_chunks)
@@ -35,6 +40,21 @@ from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk
 DEFAULT_RESULTS_ROOT = Path("results")
 RUN_FORMAT = "welcometo-sim/run/1"
 Progress = Callable[[int], None]
+Notify = Callable[[str], None]
+POLICY_KEYS = ("jobs", "on_error", "backend", "scheduler", "chunk_size")
+"""Config keys that do not change a run's games (the chunk size is fingerprinted as used)."""
+log = logging.getLogger("welcometo_sim")
+
+
+def run_fingerprint(spec: RunSpec, fmt: str, records: bool, chunk_size: int) -> str:
+    """SHA-256 of what fixes a run's tables: the resolved config (without the keys
+    that only say how it is played), seed, games, chunk size, table format,
+    records and the program version."""
+    config = {k: v for k, v in spec.to_dict().items() if k not in POLICY_KEYS}
+    payload = {"config": config, "seed": spec.seed, "games": spec.games, "chunk_size": chunk_size,
+               "table": fmt, "records": bool(records), "version": __version__}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class RunOutput:
@@ -88,51 +108,146 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
 
 
 def run_folder(spec: RunSpec, out: str | os.PathLike | None = None) -> Path:
-    """The output folder: `out`, or a new results/<name>-<timestamp>/."""
+    """The output folder: `out` (created if needed), or a new results/<name>-<timestamp>/."""
     if out is None:
-        return new_run_folder(DEFAULT_RESULTS_ROOT, spec.name)
+        try:
+            return new_run_folder(DEFAULT_RESULTS_ROOT, spec.name)
+        except OSError as exc:
+            raise output_error(DEFAULT_RESULTS_ROOT, exc, "cannot create the run folder") from None
+    if not str(out).strip():
+        raise ResultsError("--out: must be a folder path, got ''")
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"--out {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out {folder}: cannot create the folder: "
+                          f"{exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"--out {folder}: cannot write in this folder")
     return folder
 
 
+@dataclass
+class Prepared:
+    """An output folder ready for a run: new or emptied (`manifest` None), or
+    holding this very run already (`manifest` its manifest: finish or keep it)."""
+
+    folder: Path
+    manifest: dict | None = None
+
+
+def prepare_folder(spec: RunSpec, out: str | os.PathLike | None, fmt: str, records: bool = False,
+                   force: bool = False) -> Prepared:
+    """The folder for a fresh run, refusing one that holds anything but this run.
+
+    An empty (or new) folder is used as it is. A folder holding this same run
+    (same fingerprint: config, seed, games, chunk size, format, records,
+    version) is returned with its manifest, to be finished. Anything else is
+    refused, unless `force`: then the files of a run folder are deleted (only
+    the files a run writes) and a folder of other files is used beside them,
+    as long as none has the name of a file the run writes."""
+    folder = run_folder(spec, out)
+    try:
+        entries = sorted(p.name for p in folder.iterdir())
+    except OSError as exc:
+        raise output_error(folder, exc, "cannot list the folder") from None
+    if not entries:
+        return Prepared(folder)
+    try:
+        manifest = read_manifest(folder)
+    except ResultsError:
+        manifest = {}
+    is_run = manifest.get("format") == RUN_FORMAT and "run_id" in manifest
+    if is_run and not force:
+        chunk_size = spec.chunk_size or manifest.get("chunk_size")
+        if isinstance(chunk_size, int) and manifest.get("fingerprint") == run_fingerprint(
+                spec, fmt, records, chunk_size):
+            return Prepared(folder, manifest)
+        raise ResultsError(
+            f"--out {folder}: holds another run ({manifest.get('name')!r}, seed {manifest.get('seed')}, "
+            f"{manifest.get('games')} games, {manifest.get('status')}); choose another folder, "
+            f"continue it with --resume {folder}, or start over there with --force")
+    if is_run:
+        try:
+            remove_owned_files(folder)
+        except OSError as exc:
+            raise output_error(folder, exc, "cannot remove the old run") from None
+        return Prepared(folder)
+    if not force:
+        raise ResultsError(f"--out {folder}: not empty and not a wtsim run folder; choose another folder "
+                           f"(or --force to write beside its files)")
+    taken = [name for name in OWNED_FILES if name in entries]
+    chunks = folder / CHUNKS_DIR
+    if chunks.is_dir():
+        taken += [f"{CHUNKS_DIR}/{p.name}" for p in sorted(chunks.iterdir()) if CHUNK_FILE.fullmatch(p.name)]
+    elif chunks.exists():
+        taken.append(CHUNKS_DIR)
+    if taken:
+        raise ResultsError(f"--out {folder}: holds {taken[0]}, which wtsim did not write; "
+                           f"choose another folder")
+    return Prepared(folder)
+
+
 def execute(spec: RunSpec, out: str | os.PathLike | None = None, *, records: bool = False,
-            fmt: str | None = None, save: bool = True, progress: Progress | None = None) -> RunOutput:
+            fmt: str | None = None, save: bool = True, progress: Progress | None = None,
+            force: bool = False, notify: Notify | None = None) -> RunOutput:
     """Play the run; when `save`, write table, config, manifest (and records) to
     `out` (default results/<name>-<timestamp>/), chunk by chunk, so that an
-    interrupted run can be resumed. `progress(n)` is told of every n games finished."""
+    interrupted run can be resumed. `progress(n)` is told of every n games finished.
+
+    `out` must be new, empty, or hold this same run (which is then finished,
+    as by :func:`resume`); `force` starts over in a folder of another run
+    (see :func:`prepare_folder`)."""
     if not save:
         return _run_in_memory(spec, progress)
     fmt = choose_format(fmt)
-    folder = run_folder(spec, out)
+    prepared = prepare_folder(spec, out, fmt, records, force)
+    folder = prepared.folder
+    if prepared.manifest is not None:
+        return resume(folder, jobs=spec.jobs, backend=spec.backend, scheduler=spec.scheduler,
+                      on_error=spec.on_error, progress=progress, notify=notify)
     manifest = _start_manifest(spec, fmt, records)
     write_config(folder / CONFIG_FILE, spec.to_dict())
     write_json(folder / MANIFEST_FILE, manifest)
-    return _play_to_folder(spec, folder, manifest, progress)
+    return _play_to_folder(spec, folder, manifest, progress, notify)
 
 
 def resume(folder: str | os.PathLike, *, jobs: int | None = None, backend: str | None = None,
            scheduler: str | None = None, on_error: str | None = None,
-           progress: Progress | None = None) -> RunOutput:
-    """Finish the run saved in `folder`: play the chunks that are not on disk yet
-    (same chunk bounds, same seeds), then write the final files. The tables
-    equal an uninterrupted run's. A finished run is returned as it is (played=0)."""
+           progress: Progress | None = None, notify: Notify | None = None) -> RunOutput:
+    """Finish the run saved in `folder`: check every chunk on disk against the
+    run (id, game range, counts, checksums), play those that are missing or
+    fail the check (same chunk bounds, same seeds; `notify` is told of every
+    chunk played again), then write the final files. The tables equal an
+    uninterrupted run's. A finished run is returned as it is (played=0)."""
     folder = Path(folder)
     manifest = resumable_manifest(folder)
     if manifest["status"] == "finished":
+        remove_chunk_files(folder)
         return RunOutput(folder, manifest)
     spec = resolve_spec(folder / CONFIG_FILE, jobs=jobs, on_error=on_error, backend=backend,
                         scheduler=scheduler)
     if (spec.games, spec.seed) != (manifest["games"], manifest["seed"]):
         raise ResultsError(f"{folder}: {CONFIG_FILE} does not match {MANIFEST_FILE} (games or seed differ)")
-    choose_format(manifest["table"].rpartition(".")[2])
+    fmt = choose_format(manifest["table"].rpartition(".")[2])
+    if manifest.get("version") != __version__:
+        raise ResultsError(f"{folder}: the run was started by wtsim {manifest.get('version')}, this is "
+                           f"{__version__}; finish it with that version or start it over with --force")
+    fingerprint = run_fingerprint(spec, fmt, manifest["records"] is not None, manifest["chunk_size"])
+    if manifest.get("fingerprint", fingerprint) != fingerprint:
+        raise ResultsError(f"{folder}: {CONFIG_FILE} differs from the config the run started with "
+                           f"(its fingerprint changed); restore it or start the run over with --force")
     if spec.on_error != manifest.get("on_error"):
         write_config(folder / CONFIG_FILE, spec.to_dict())
+    manifest.setdefault("run_id", uuid.uuid4().hex)
+    manifest["fingerprint"] = fingerprint
     manifest.update(status="running", on_error=spec.on_error, backend=spec.backend,
                     sessions=manifest.get("sessions", 1) + 1)
     manifest.pop("failure", None)
     write_json(folder / MANIFEST_FILE, manifest)
-    return _play_to_folder(spec, folder, manifest, progress)
+    return _play_to_folder(spec, folder, manifest, progress, notify)
 
 
 def resumable_manifest(folder: Path) -> dict:
@@ -143,9 +258,16 @@ def resumable_manifest(folder: Path) -> dict:
                            f"written by wtsim run)")
     if manifest.get("status") is None and manifest.get("table") and (folder / manifest["table"]).is_file():
         manifest["status"] = "finished"
-    if manifest.get("status") not in ("running", "failed", "finished") or "chunk_size" not in manifest:
+    if manifest.get("status") not in ("running", "failed", "finished") or not _count(manifest.get("chunk_size")) \
+            or not _count(manifest.get("games")) or not isinstance(manifest.get("seed"), int) \
+            or not isinstance(manifest.get("table"), str) or manifest["table"].rpartition(".")[2] not in ("parquet", "csv") \
+            or manifest.get("records") not in (None, RECORDS_FILE):
         raise ResultsError(f"{folder}: this run cannot be resumed (its {MANIFEST_FILE} has no chunk state)")
     return manifest
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def chunks_done(folder: str | os.PathLike) -> tuple[int, int]:
@@ -154,9 +276,9 @@ def chunks_done(folder: str | os.PathLike) -> tuple[int, int]:
     manifest = resumable_manifest(folder)
     if manifest["status"] == "finished":
         return manifest["games"], manifest["games"]
-    store = ChunkStore(folder, manifest["table"].rpartition(".")[2], manifest["games"])
+    store = ChunkStore(folder, manifest["table"].rpartition(".")[2], manifest["games"], manifest.get("run_id"))
     bounds = chunk_bounds(manifest["games"], 1, manifest["chunk_size"])
-    return sum(stop - start for start, stop in bounds if store.is_done(start, stop)), manifest["games"]
+    return sum(stop - start for start, stop in bounds if store.sidecar(start, stop).is_file()), manifest["games"]
 
 
 def _start_manifest(spec: RunSpec, fmt: str, records: bool) -> dict:
@@ -166,6 +288,8 @@ def _start_manifest(spec: RunSpec, fmt: str, records: bool) -> dict:
     return {
         "format": RUN_FORMAT,
         "version": __version__,
+        "run_id": uuid.uuid4().hex,
+        "fingerprint": run_fingerprint(spec, fmt, records, chunk_size),
         "status": "running",
         "name": spec.name,
         "config": spec.source,
@@ -185,15 +309,27 @@ def _start_manifest(spec: RunSpec, fmt: str, records: bool) -> dict:
     }
 
 
-def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progress | None) -> RunOutput:
-    """Play the chunks missing from `folder`, saving each as it finishes, then
-    assemble the final files. A strategy error under on_error fail marks the
-    run failed and is raised after every finished chunk is on disk."""
-    store = ChunkStore(folder, manifest["table"].rpartition(".")[2], spec.games)
+def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progress | None,
+                    notify: Notify | None = None) -> RunOutput:
+    """Play the chunks missing from `folder` or failing their check, saving each
+    as it finishes, then assemble the final files. A strategy error under
+    on_error fail marks the run failed and is raised after every finished
+    chunk is on disk."""
+    records = manifest["records"] is not None
+    store = ChunkStore(folder, manifest["table"].rpartition(".")[2], spec.games, manifest["run_id"],
+                       players=len(spec.players), records=records)
     bounds = chunk_bounds(spec.games, 1, manifest["chunk_size"])
-    todo = [(start, stop) for start, stop in bounds if not store.is_done(start, stop)]
+    todo = []
+    for start, stop in bounds:
+        problem = store.problem(start, stop)
+        if problem is None:
+            continue
+        todo.append((start, stop))
+        if problem != "missing":
+            (notify or log.warning)(f"chunk {start}-{stop} of {folder}: {problem}; playing it again")
+            store.discard(start, stop)
     started = time.perf_counter()
-    chunks = iter_chunks(spec, todo, record=manifest["records"] is not None, ordered=False,
+    chunks = iter_chunks(spec, todo, record=records, ordered=False,
                          table_format=store.fmt) if todo else ()
     for chunk in chunks:
         if chunk.failure is not None:
@@ -207,7 +343,7 @@ def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progr
     played = sum(stop - start for start, stop in todo)
     if todo and spec.backend != "dask" and effective_jobs(spec.jobs) > 1:
         release_workers()
-    errors = store.assemble(bounds, records=manifest["records"] is not None)
+    errors = store.assemble(bounds, records=records)
     manifest.update(
         status="finished",
         jobs=effective_jobs(spec.jobs),

@@ -16,7 +16,7 @@ import click
 import pandas as pd
 
 from .analysis.tables import summary_tables
-from .api import RunOutput, chunks_done, execute, resolve_spec, resumable_manifest, resume, run_folder
+from .api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from .compiled_core import engine
 from .config import ConfigError
 from .rules.game import StrategyError
@@ -75,7 +75,8 @@ def cli() -> None:
 
 # What a resumed run keeps from its saved config and manifest (the options that would change the games).
 RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "chunk_size": "--chunk-size",
-                    "out": "--out", "records": "--records", "fmt": "--format", "move_timeout": "--move-timeout"}
+                    "out": "--out", "records": "--records", "fmt": "--format", "move_timeout": "--move-timeout",
+                    "force": "--force"}
 
 
 @cli.command()
@@ -94,14 +95,17 @@ RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "c
 @click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask).")
 @click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True, help="Group the printed tables by.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; errors only.")
+@click.option("--force", is_flag=True, help="Start over in an --out folder that holds another run (deletes only that run's files).")
 def run(config: str | None, games: int | None, seed: int | None, jobs: int | None,
         chunk_size: int | None, out: str | None, records: bool, fmt: str | None, resume: str | None,
         on_error: str | None, move_timeout: float | None, backend: str | None, scheduler: str | None,
-        by: str, quiet: bool) -> None:
+        by: str, quiet: bool, force: bool) -> None:
     """Play games from CONFIG (default: the bundled configs/base.yaml) and write the results.
 
     Finished chunks are saved as they come in; after Ctrl-C, a crash or a
-    strategy error, `--resume DIR` plays only what is missing.
+    strategy error, `--resume DIR` plays only what is missing (and any chunk
+    that fails its check). An --out folder must be new, empty, or hold this
+    same run (which is then finished); --force starts over in another run's.
 
     \b
     Examples:
@@ -113,8 +117,8 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
     """
     if resume is not None:
         given = dict(config=config, games=games, seed=seed, chunk_size=chunk_size, out=out,
-                     records=records, fmt=fmt, move_timeout=move_timeout)
-        clash = [option for name, option in RESUME_CONFLICTS.items() if given[name]]
+                     records=records, fmt=fmt, move_timeout=move_timeout, force=force)
+        clash = [option for name, option in RESUME_CONFLICTS.items() if given[name] is not None and given[name] is not False]
         if clash:
             fail(f"--resume: {clash[0]} cannot change a run in progress (it keeps its saved config)")
         _resume(Path(resume), jobs, backend, scheduler, on_error, by, quiet)
@@ -122,21 +126,34 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
     spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size,
                         on_error=on_error, move_timeout=move_timeout, backend=backend, scheduler=scheduler)
     fmt = choose_format(fmt)
-    folder = run_folder(spec, out)
+    prepared = prepare_folder(spec, out, fmt, records, force)
+    folder = prepared.folder
+    if prepared.manifest is not None:
+        if prepared.manifest["status"] != "finished":
+            notice(f"{folder} holds this run, unfinished; continuing it")
+        _resume(folder, spec.jobs, spec.backend, spec.scheduler, spec.on_error, by, quiet)
+        return
     with _progress_bar(spec.games, 0, quiet) as progress, _stopped_in(folder):
-        output = execute(spec, folder, records=records, fmt=fmt, progress=progress)
+        output = execute(spec, folder, records=records, fmt=fmt, progress=progress, force=force,
+                         notify=notice)
     _report_run(output, f"{spec.games} games", by, quiet)
+
+
+def notice(message: str) -> None:
+    """A one-line note on stderr that does not stop the command."""
+    click.echo(f"wtsim: {one_line(message)}", err=True)
 
 
 def _resume(folder: Path, jobs: int | None, backend: str | None, scheduler: str | None,
             on_error: str | None, by: str, quiet: bool) -> None:
     if resumable_manifest(folder)["status"] == "finished":
+        resume(folder)
         click.echo(f"{folder}: the run is already finished; nothing to do")
         return
     done, total = chunks_done(folder)
     with _progress_bar(total, done, quiet) as progress, _stopped_in(folder):
         output = resume(folder, jobs=jobs, backend=backend, scheduler=scheduler, on_error=on_error,
-                        progress=progress)
+                        progress=progress, notify=notice)
     _report_run(output, f"{output.played} missing games of {total}", by, quiet)
 
 

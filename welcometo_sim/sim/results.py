@@ -1,18 +1,24 @@
 """Result tables on disk: DataFrame types, Parquet/CSV files, run folders, manifests.
 
 A run in progress keeps every finished chunk in ``chunks/`` (each file written
-under a temporary name and renamed, the table last, so a chunk whose table
-exists is complete). At the end the chunks are streamed, in game order, into
-the final ``results.parquet|csv``, ``records.jsonl`` and ``errors.csv``, and
-the ``chunks/`` folder is removed.
+under a temporary name and renamed). A chunk's files are described last by a
+hidden sidecar, ``.<start>-<stop>.json``: the run id, the game range, the row,
+record and error counts, and every file's size and SHA-256. Only a chunk whose
+sidecar matches its files and its run is complete; any other is played again.
+At the end the chunks are streamed, in game order, into the final
+``results.parquet|csv``, ``records.jsonl`` and ``errors.csv``, and the chunk
+files are removed.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -35,10 +41,28 @@ CONFIG_FILE = "config.yaml"
 CHUNKS_DIR = "chunks"
 FORMATS = ("parquet", "csv")
 ROWS_PER_GROUP = 65_536
+CHUNK_FORMAT = "welcometo-sim/chunk/1"
+OWNED_FILES = (MANIFEST_FILE, CONFIG_FILE, *(f"{TABLE_STEM}.{fmt}" for fmt in FORMATS), RECORDS_FILE,
+               ERRORS_FILE)
+"""The files of a run folder that a run writes (and may delete when it starts over)."""
+CHUNK_FILE = re.compile(r"\.?\d+-\d+(\.parquet|\.csv|\.records\.jsonl|\.errors\.jsonl|\.json)(\.tmp)?")
+"""The names of the files a run writes in chunks/ (temporary names included)."""
 
 
 class ResultsError(ValueError):
     """A results folder or file that cannot be read."""
+
+
+class OutputError(ResultsError):
+    """An output file or folder that cannot be written (full disk, read-only or missing folder)."""
+
+
+def output_error(path: str | os.PathLike, exc: OSError, what: str = "cannot write") -> OutputError:
+    """One line for an OSError met while writing `path`."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    return OutputError(f"{exc.filename or path}: {what}: {reason}")
 
 
 def to_frame(columns: dict[str, list]) -> pd.DataFrame:
@@ -85,12 +109,10 @@ def choose_format(requested: str | None) -> str:
 def write_table(frame: pd.DataFrame, folder: Path, fmt: str) -> Path:
     """Write the table atomically (temporary file, then rename)."""
     path = folder / f"{TABLE_STEM}.{fmt}"
-    tmp = folder / f".{TABLE_STEM}.{fmt}.tmp"
     if fmt == "parquet":
-        frame.to_parquet(tmp, index=False)
+        _write_atomically(path, lambda tmp: frame.to_parquet(tmp, index=False))
     else:
-        frame.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+        _write_atomically(path, lambda tmp: frame.to_csv(tmp, index=False))
     return path
 
 
@@ -144,9 +166,8 @@ def new_run_folder(root: Path, name: str) -> Path:
 
 
 def write_json(path: Path, payload: Any) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    text = json.dumps(payload, indent=2) + "\n"
+    _write_atomically(Path(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_config(path: Path, config: dict) -> None:
@@ -159,17 +180,28 @@ def read_manifest(folder: str | os.PathLike) -> dict:
     if not path.is_file():
         return {}
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        manifest = read_small_json(path)
+    except (OSError, ValueError, RecursionError) as exc:
         raise ResultsError(f"{path}: unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise ResultsError(f"{path}: unreadable manifest: not a JSON object")
+    return manifest
 
 
 def _write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
     """write(tmp) to a temporary name beside `path`, then rename: readers (and a
-    resumed run) see the whole file or none of it."""
+    resumed run) see the whole file or none of it. An OSError (a full disk, a
+    read-only folder) removes the temporary file and becomes one OutputError line."""
     tmp = path.with_name("." + path.name + ".tmp")
-    write(tmp)
-    os.replace(tmp, path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise output_error(path, exc) from None
 
 
 def read_errors(folder: str | os.PathLike) -> pd.DataFrame:
@@ -183,63 +215,219 @@ def read_errors(folder: str | os.PathLike) -> pd.DataFrame:
         raise ResultsError(f"{path}: cannot read the error list: {exc}") from None
 
 
+MANIFEST_LIMIT = 1 << 20
+"""Bytes of a manifest or chunk sidecar read at most (they hold a few hundred)."""
+
+
+def read_small_json(path: Path, limit: int = MANIFEST_LIMIT) -> Any:
+    """The JSON value of a small file; raises OSError or ValueError (too long, not JSON)."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"longer than {limit} bytes")
+    return json.loads(data.decode("utf-8"))
+
+
 class ChunkStore:
     """The finished chunks of a run in progress, in `<folder>/chunks/`: for
-    chunk start..stop, `<start>-<stop>.parquet|csv`, and when it has any,
-    `.records.jsonl` and `.errors.jsonl` beside it."""
+    chunk start..stop, `<start>-<stop>.parquet|csv`, when it has any,
+    `.records.jsonl` and `.errors.jsonl` beside it, and last the sidecar
+    `.<start>-<stop>.json` that makes it complete: the run id, the range, the
+    counts, and the size and SHA-256 of every file of the chunk."""
 
-    def __init__(self, folder: Path, fmt: str, games: int) -> None:
+    def __init__(self, folder: Path, fmt: str, games: int, run_id: str | None = None,
+                 players: int | None = None, records: bool = False) -> None:
         self.folder = Path(folder)
         self.dir = self.folder / CHUNKS_DIR
         self.fmt = fmt
         self.width = len(str(games))
+        self.run_id = run_id
+        self.players = players
+        self.records = records
+
+    def _name(self, start: int, stop: int) -> str:
+        return f"{start:0{self.width}d}-{stop:0{self.width}d}"
 
     def _path(self, start: int, stop: int, suffix: str) -> Path:
-        return self.dir / f"{start:0{self.width}d}-{stop:0{self.width}d}{suffix}"
+        return self.dir / f"{self._name(start, stop)}{suffix}"
 
     def table(self, start: int, stop: int) -> Path:
         return self._path(start, stop, f".{self.fmt}")
 
+    def sidecar(self, start: int, stop: int) -> Path:
+        return self.dir / f".{self._name(start, stop)}.json"
+
+    def _files(self, start: int, stop: int) -> list[Path]:
+        return [self.table(start, stop), self._path(start, stop, ".records.jsonl"),
+                self._path(start, stop, ".errors.jsonl")]
+
     def is_done(self, start: int, stop: int) -> bool:
-        return self.table(start, stop).is_file()
+        return self.problem(start, stop) is None
+
+    def exists(self, start: int, stop: int) -> bool:
+        """Whether any file of the chunk is on disk (complete or not)."""
+        return any(p.exists() for p in (self.sidecar(start, stop), *self._files(start, stop)))
+
+    def problem(self, start: int, stop: int) -> str | None:
+        """Why chunk start..stop cannot be trusted (None: it is complete and this run's)."""
+        path = self.sidecar(start, stop)
+        if not path.is_file():
+            return "no sidecar" if any(p.exists() for p in self._files(start, stop)) else "missing"
+        try:
+            meta = read_small_json(path)
+        except (OSError, ValueError) as exc:
+            return f"unreadable sidecar ({exc})"
+        if not isinstance(meta, dict) or meta.get("format") != CHUNK_FORMAT:
+            return "not a chunk sidecar"
+        if self.run_id is not None and meta.get("run") != self.run_id:
+            return "written by another run"
+        if meta.get("start") != start or meta.get("stop") != stop:
+            return f"holds games {meta.get('start')}-{meta.get('stop')}"
+        rows, records, errors = meta.get("rows"), meta.get("records"), meta.get("errors")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (rows, records, errors)):
+            return "bad counts in its sidecar"
+        finished = stop - start - errors
+        if finished < 0 or (self.players is not None and rows != finished * self.players):
+            return f"{rows} rows for {finished} finished games"
+        if self.records and records != finished:
+            return f"{records} records for {finished} finished games"
+        files = meta.get("files")
+        if not isinstance(files, dict):
+            return "bad file list in its sidecar"
+        table = self.table(start, stop)
+        if table.name not in files:
+            return f"its sidecar does not list {table.name}"
+        for path in self._files(start, stop):
+            listed = files.get(path.name)
+            if listed is None:
+                if path.exists():
+                    return f"{path.name} is not listed in its sidecar"
+                continue
+            if not isinstance(listed, dict):
+                return "bad file list in its sidecar"
+            try:
+                size = path.stat().st_size
+            except OSError:
+                return f"{path.name} is missing"
+            if size != listed.get("bytes"):
+                return f"{path.name} has {size} bytes, not {listed.get('bytes')}"
+            try:
+                digest = _sha256(path)
+            except OSError as exc:
+                return f"{path.name} cannot be read ({exc.strerror or exc})"
+            if digest != listed.get("sha256"):
+                return f"{path.name} has another checksum"
+        return None
+
+    def discard(self, start: int, stop: int) -> None:
+        """Remove every file of a chunk (its sidecar first), before it is played again."""
+        for path in (self.sidecar(start, stop), *self._files(start, stop)):
+            path.unlink(missing_ok=True)
 
     def write(self, chunk: "ChunkResult") -> None:
-        """Save a complete chunk; its table goes last and marks it done."""
-        self.dir.mkdir(exist_ok=True)
-        self._write_lines(self._path(chunk.start, chunk.stop, ".records.jsonl"), chunk.records)
-        errors = [json.dumps(row) for row in chunk.errors]
-        self._write_lines(self._path(chunk.start, chunk.stop, ".errors.jsonl"), errors)
+        """Save a complete chunk; its sidecar goes last and marks it done."""
         if chunk.table_format not in (None, self.fmt):
             raise ValueError(f"chunk {chunk.start}-{chunk.stop} came as {chunk.table_format}, the run "
                              f"saves {self.fmt}")
-        table = chunk.table if chunk.table is not None else encode_table(chunk.columns, self.fmt)
-        _write_atomically(self.table(chunk.start, chunk.stop), lambda tmp: tmp.write_bytes(table))
+        try:
+            self.dir.mkdir(exist_ok=True)
+            self.sidecar(chunk.start, chunk.stop).unlink(missing_ok=True)
+        except OSError as exc:
+            raise output_error(self.dir, exc) from None
+        files: dict[str, dict] = {}
+        records_path = self._path(chunk.start, chunk.stop, ".records.jsonl")
+        self._write_lines(records_path, chunk.records, files)
+        errors = [json.dumps(row) for row in chunk.errors]
+        self._write_lines(self._path(chunk.start, chunk.stop, ".errors.jsonl"), errors, files)
+        if chunk.table is not None:
+            table, rows = chunk.table, chunk.rows
+        else:
+            table, rows = encode_table(chunk.columns, self.fmt), len(chunk.columns["game"])
+        path = self.table(chunk.start, chunk.stop)
+        _write_atomically(path, lambda tmp: tmp.write_bytes(table))
+        files[path.name] = _described(table)
+        meta = {"format": CHUNK_FORMAT, "run": self.run_id, "start": chunk.start, "stop": chunk.stop,
+                "rows": rows, "records": len(chunk.records), "errors": len(chunk.errors), "files": files}
+        write_json(self.sidecar(chunk.start, chunk.stop), meta)
 
     @staticmethod
-    def _write_lines(path: Path, lines: list[str]) -> None:
+    def _write_lines(path: Path, lines: list[str], files: dict[str, dict]) -> None:
         if not lines:
-            path.unlink(missing_ok=True)
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise output_error(path, exc) from None
             return
-        _write_atomically(path, lambda tmp: tmp.write_text("".join(line + "\n" for line in lines),
-                                                           encoding="utf-8"))
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        _write_atomically(path, lambda tmp: tmp.write_bytes(data))
+        files[path.name] = _described(data)
 
     def assemble(self, bounds: list[tuple[int, int]], records: bool) -> int:
         """Stream every chunk, in game order, into the run's final files; returns
-        the number of errored games (written to errors.csv when there are any)."""
+        the number of errored games (written to errors.csv when there are any).
+        Files of an earlier run or format that this run does not write are removed."""
         final = self.folder / f"{TABLE_STEM}.{self.fmt}"
         tables = [self.table(start, stop) for start, stop in bounds]
         if self.fmt == "parquet":
             _write_atomically(final, lambda tmp: _concat_parquet(tables, tmp))
         else:
             _write_atomically(final, lambda tmp: _concat_csv(tables, tmp))
+        stale = [self.folder / f"{TABLE_STEM}.{fmt}" for fmt in FORMATS if fmt != self.fmt]
         if records:
             parts = [self._path(start, stop, ".records.jsonl") for start, stop in bounds]
             _write_atomically(self.folder / RECORDS_FILE, lambda tmp: _concat_files(parts, tmp))
+        else:
+            stale.append(self.folder / RECORDS_FILE)
+        for path in stale:
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as exc:
+                raise output_error(path, exc) from None
         errors = [self._path(start, stop, ".errors.jsonl") for start, stop in bounds]
-        return _write_errors(errors, self.folder / ERRORS_FILE)
+        try:
+            return _write_errors(errors, self.folder / ERRORS_FILE)
+        except OSError as exc:
+            raise output_error(self.folder / ERRORS_FILE, exc) from None
 
     def remove(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
+        """Delete the chunk files (only files a run writes), and `chunks/` once empty."""
+        remove_chunk_files(self.folder)
+
+
+def remove_chunk_files(folder: Path) -> None:
+    """Delete the files a run writes in `folder/chunks/`, and the folder if nothing else is left."""
+    chunks = Path(folder) / CHUNKS_DIR
+    if not chunks.is_dir() or chunks.is_symlink():
+        return
+    for path in chunks.iterdir():
+        if CHUNK_FILE.fullmatch(path.name) and (path.is_file() or path.is_symlink()):
+            path.unlink(missing_ok=True)
+    try:
+        chunks.rmdir()
+    except OSError:  # files of somebody else's are left where they are
+        pass
+
+
+def remove_owned_files(folder: Path) -> None:
+    """Delete the files a run writes in `folder` (never other files), to start over."""
+    folder = Path(folder)
+    for name in OWNED_FILES:
+        for path in (folder / name, folder / f".{name}.tmp"):
+            if path.is_file() or path.is_symlink():
+                path.unlink(missing_ok=True)
+    remove_chunk_files(folder)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _described(data: bytes) -> dict:
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _concat_parquet(parts: list[Path], target: Path) -> None:

@@ -104,6 +104,7 @@ class ChunkResult:
     failure: StrategyError | None = None
     table_format: str | None = None
     table: bytes | None = None
+    rows: int | None = None
 
     @property
     def games(self) -> int:
@@ -142,6 +143,7 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
         return chunk
     if table_format == "parquet" and not parquet_available():
         return chunk
+    chunk.rows = len(chunk.columns["game"])
     chunk.table, chunk.table_format, chunk.columns = encode_table(chunk.columns, table_format), table_format, {}
     return chunk
 

@@ -1,0 +1,255 @@
+"""Run folders own their identity and trust no chunk they cannot check.
+
+A run killed after some chunks, another run into the same folder, chunk
+files copied over each other, truncated or with a flipped bit: every case
+ends in the tables of an uninterrupted run or in one clear error line, never
+in a wrong table. Runs are small (random players, a few games) and stopped
+in-process where a real kill would only cost time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from pandas.testing import assert_frame_equal
+
+from helpers import user_error, wtsim
+from welcometo_sim.api import execute, resolve_spec, resume
+from welcometo_sim.sim import results as results_module
+from welcometo_sim.sim.results import ChunkStore, read_table
+
+
+class Killed(BaseException):
+    """Stands for the process being killed: nothing after it runs."""
+
+
+@pytest.fixture()
+def pair(tmp_path: Path) -> Path:
+    path = tmp_path / "pair.yaml"
+    path.write_text("name: pair\nplayers: [random, {strategy: random, name: other}]\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def trio(tmp_path: Path) -> Path:
+    path = tmp_path / "trio.yaml"
+    path.write_text("name: trio\nvariant: {expert: true}\nplayers: [random, random, random]\n",
+                    encoding="utf-8")
+    return path
+
+
+def killed_after(monkeypatch, chunks: int) -> None:
+    """The next run stops (as if killed) once `chunks` chunks are on disk."""
+    write = ChunkStore.write
+    written = []
+
+    def counted(self, chunk):
+        if len(written) == chunks:
+            raise Killed
+        write(self, chunk)
+        written.append(chunk.start)
+
+    monkeypatch.setattr(ChunkStore, "write", counted)
+
+
+def args(config: Path, out: Path, *extra: str) -> list[str]:
+    return ["run", str(config), "--games", "20", "--chunk-size", "5", "--jobs", "1", "--out", str(out),
+            "-q", *extra]
+
+
+def clean_run(config: Path, folder: Path, seed: int = 3, records: bool = True, fmt: str = "parquet"):
+    spec = resolve_spec(config, games=20, seed=seed, jobs=1, chunk_size=5)
+    execute(spec, folder, records=records, fmt=fmt)
+    return read_table(folder), (folder / "records.jsonl").read_bytes() if records else None
+
+
+def stopped_run(config: Path, folder: Path, monkeypatch, chunks: int = 2, seed: int = 3,
+                records: bool = True, fmt: str = "parquet") -> None:
+    spec = resolve_spec(config, games=20, seed=seed, jobs=1, chunk_size=5)
+    killed_after(monkeypatch, chunks)
+    with pytest.raises(Killed):
+        execute(spec, folder, records=records, fmt=fmt)
+    monkeypatch.undo()
+
+
+def chunk_names(folder: Path) -> list[str]:
+    return sorted(p.name for p in (folder / "chunks").iterdir())
+
+
+# ------------------------------------------------------------- identity
+def test_a_new_run_refuses_a_folder_that_holds_another_run(tmp_path, pair, trio, monkeypatch, capsys):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch, seed=3)
+    before = {name: (out / "chunks" / name).read_bytes() for name in chunk_names(out)}
+    for other in (args(trio, out, "--seed", "3"), args(pair, out, "--seed", "99"),
+                  args(pair, out, "--seed", "3", "--games", "25")):
+        line = user_error(other, capsys)
+        assert f"--out {out}: holds another run" in line and "--force" in line
+    assert {name: (out / "chunks" / name).read_bytes() for name in chunk_names(out)} == before
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 3 and len(manifest["run_id"]) == 32 and len(manifest["fingerprint"]) == 64
+
+
+def test_force_starts_over_and_deletes_only_the_runs_own_files(tmp_path, pair, trio, monkeypatch, capsys):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch, seed=3)
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    (out / "chunks" / "keep.parquet").write_text("mine too", encoding="utf-8")
+    code, _, err = wtsim(args(trio, out, "--seed", "99", "--force"), capsys)
+    assert code == 0, err
+    expected, _ = clean_run(trio, tmp_path / "clean", seed=99, records=False)
+    assert_frame_equal(read_table(out), expected)
+    assert (out / "notes.txt").read_text() == "mine"
+    assert (out / "chunks" / "keep.parquet").read_text() == "mine too"
+    assert chunk_names(out) == ["keep.parquet"]
+    assert not (out / "records.jsonl").exists()  # the old run's records are gone with it
+    assert sorted(p.name for p in out.iterdir()) == ["chunks", "config.yaml", "manifest.json", "notes.txt",
+                                                     "results.parquet"]
+
+
+def test_the_same_run_into_its_own_folder_continues_it(tmp_path, pair, monkeypatch, capsys):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch, seed=3)
+    code, _, err = wtsim(args(pair, out, "--seed", "3", "--records", "--jobs", "2"), capsys)
+    assert code == 0, err
+    assert "holds this run, unfinished; continuing it" in err
+    table, records = clean_run(pair, tmp_path / "clean")
+    assert_frame_equal(read_table(out), table)
+    assert (out / "records.jsonl").read_bytes() == records
+    code, text, err = wtsim(args(pair, out, "--seed", "3", "--records"), capsys)
+    assert code == 0 and "already finished" in text
+
+
+def test_a_folder_of_other_files_is_refused_and_force_writes_beside_them(tmp_path, pair, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "data.csv").write_text("a,b\n", encoding="utf-8")
+    line = user_error(args(pair, out), capsys)
+    assert "not empty and not a wtsim run folder" in line
+    code, _, err = wtsim(args(pair, out, "--force"), capsys)
+    assert code == 0, err
+    assert (out / "data.csv").read_text() == "a,b\n"
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "records.jsonl").write_text("{}\n", encoding="utf-8")
+    line = user_error(args(pair, taken, "--force"), capsys)
+    assert "holds records.jsonl, which wtsim did not write" in line
+
+
+def test_a_stale_records_file_never_survives_beside_a_new_table(tmp_path, pair, capsys):
+    out = tmp_path / "x"
+    code, _, err = wtsim(args(pair, out, "--records"), capsys)
+    assert code == 0, err
+    code, _, err = wtsim(args(pair, out, "--force", "--format", "csv"), capsys)
+    assert code == 0, err
+    assert sorted(p.name for p in out.iterdir()) == ["config.yaml", "manifest.json", "results.csv"]
+
+
+@pytest.mark.parametrize("out, problem", [
+    ("", "--out: must be a folder path"),
+    ("{file}/sub", "cannot create the folder"),
+    ("{file}", "is a file"),
+    ("/proc/wtsim-run", "cannot create the folder"),
+])
+def test_impossible_output_folders_are_one_line(tmp_path, pair, capsys, out, problem):
+    file = tmp_path / "a-file"
+    file.write_text("x", encoding="utf-8")
+    line = user_error(args(pair, Path(out.format(file=file))) if out else
+                      ["run", str(pair), "--games", "2", "--out", "", "-q"], capsys)
+    assert problem in line
+
+
+# ------------------------------------------------------- chunk checking
+def copy_over(chunks: Path, source: str, target: str, with_sidecar: bool) -> None:
+    for suffix in (".parquet", ".records.jsonl"):
+        shutil.copyfile(chunks / f"{source}{suffix}", chunks / f"{target}{suffix}")
+    if with_sidecar:
+        shutil.copyfile(chunks / f".{source}.json", chunks / f".{target}.json")
+
+
+def truncate(path: Path, keep: float = 0.6) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:int(len(data) * keep)])
+
+
+def flip(path: Path, bit: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[bit // 8 % len(data)] ^= 1 << (bit % 8)
+    path.write_bytes(bytes(data))
+
+
+TAMPERING = {
+    "copied over another (files)": lambda c: copy_over(c, "00-05", "05-10", with_sidecar=False),
+    "copied over another (with its sidecar)": lambda c: copy_over(c, "00-05", "05-10", with_sidecar=True),
+    "truncated records": lambda c: truncate(c / "05-10.records.jsonl"),
+    "truncated table": lambda c: truncate(c / "05-10.parquet"),
+    "bit flipped in the table": lambda c: flip(c / "05-10.parquet", 8 * 40 + 3),
+    "bit flipped near the footer": lambda c: flip(c / "05-10.parquet", -8 * 30),
+    "sidecar deleted": lambda c: (c / ".05-10.json").unlink(),
+    "sidecar emptied": lambda c: (c / ".05-10.json").write_bytes(b""),
+    "records deleted": lambda c: (c / "05-10.records.jsonl").unlink(),
+}
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERING))
+def test_resume_checks_every_chunk_and_plays_a_bad_one_again(tmp_path, pair, monkeypatch, capsys, how):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch, chunks=3)
+    TAMPERING[how](out / "chunks")
+    code, _, err = wtsim(["run", "--resume", str(out), "-q"], capsys)
+    assert code == 0, err
+    assert "chunk 5-10" in err and "playing it again" in err and "Traceback" not in err
+    table, records = clean_run(pair, tmp_path / "clean")
+    assert_frame_equal(read_table(out), table)
+    assert (out / "records.jsonl").read_bytes() == records
+
+
+def test_a_truncated_csv_chunk_is_played_again(tmp_path, pair, monkeypatch, capsys):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch, chunks=3, records=False, fmt="csv")
+    path = out / "chunks" / "05-10.csv"
+    path.write_bytes(path.read_bytes()[:-7])  # a row cut in the middle
+    code, _, err = wtsim(["run", "--resume", str(out), "-q"], capsys)
+    assert code == 0, err
+    assert "05-10.csv has" in err
+    table, _ = clean_run(pair, tmp_path / "clean", records=False, fmt="csv")
+    assert_frame_equal(read_table(out), table)
+
+
+def test_a_chunk_of_another_run_with_the_same_range_is_played_again(tmp_path, pair, monkeypatch, capsys):
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    stopped_run(pair, mine, monkeypatch, chunks=2)
+    stopped_run(pair, other, monkeypatch, chunks=3, seed=99)
+    for name in chunk_names(other):
+        if name.startswith((".10-15", "10-15")):
+            shutil.copyfile(other / "chunks" / name, mine / "chunks" / name)
+    output = resume(mine, notify=(notes := []).append)
+    assert notes == [f"chunk 10-15 of {mine}: written by another run; playing it again"]
+    assert output.played == 10
+    table, _ = clean_run(pair, tmp_path / "clean")
+    assert_frame_equal(read_table(mine), table)
+
+
+def test_an_edited_config_is_refused_on_resume(tmp_path, pair, monkeypatch, capsys):
+    out = tmp_path / "x"
+    stopped_run(pair, out, monkeypatch)
+    config = out / "config.yaml"
+    config.write_text(config.read_text().replace("name: other", "name: someone"), encoding="utf-8")
+    line = user_error(["run", "--resume", str(out)], capsys)
+    assert "config.yaml differs from the config the run started with" in line
+
+
+def test_resume_cleans_the_leftover_chunks_of_a_finished_run(tmp_path, pair, monkeypatch, capsys):
+    out = tmp_path / "x"
+    spec = resolve_spec(pair, games=10, seed=3, jobs=1, chunk_size=5)
+    monkeypatch.setattr(results_module, "remove_chunk_files", lambda folder: None)
+    monkeypatch.setattr(ChunkStore, "remove", lambda self: None)
+    execute(spec, out)
+    monkeypatch.undo()
+    assert (out / "chunks").is_dir()
+    code, text, _ = wtsim(["run", "--resume", str(out)], capsys)
+    assert code == 0 and "already finished" in text
+    assert not (out / "chunks").exists()
