@@ -26,6 +26,7 @@ from welcometo_sim.sim.results import read_errors, read_summary_frame, read_tabl
 
 BOTS = textwrap.dedent('''
     import os
+    import signal
     import time
 
     from strategies.random import RandomStrategy
@@ -53,7 +54,7 @@ BOTS = textwrap.dedent('''
             global GAMES_STARTED
             GAMES_STARTED += 1
             if str(GAMES_STARTED) == os.environ.get("CTRL_C_AT_GAME"):
-                raise KeyboardInterrupt
+                os.kill(os.getpid(), signal.SIGINT)
 
 
     class Flaky(RandomStrategy):

@@ -33,6 +33,7 @@ from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANI
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
                           read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
                           to_frame, write_config, write_json)
+from .sim.isolated import WorkerLost
 from .sim.rows import ERROR_COLUMNS
 from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
                          iter_chunks, release_workers, run_chunks)
@@ -331,14 +332,19 @@ def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progr
     started = time.perf_counter()
     chunks = iter_chunks(spec, todo, record=records, ordered=False,
                          table_format=store.fmt) if todo else ()
-    for chunk in chunks:
-        if chunk.failure is not None:
-            manifest.update(status="failed", failure=str(chunk.failure))
-            write_json(folder / MANIFEST_FILE, manifest)
-            raise chunk.failure
-        store.write(chunk)
-        if progress is not None:
-            progress(chunk.games)
+    try:
+        for chunk in chunks:
+            if chunk.failure is not None:
+                manifest.update(status="failed", failure=str(chunk.failure))
+                write_json(folder / MANIFEST_FILE, manifest)
+                raise chunk.failure
+            store.write(chunk)
+            if progress is not None:
+                progress(chunk.games)
+    except WorkerLost as exc:
+        manifest.update(status="failed", failure=str(exc))
+        write_json(folder / MANIFEST_FILE, manifest)
+        raise
     seconds = time.perf_counter() - started
     played = sum(stop - start for start, stop in todo)
     if todo and spec.backend != "dask" and effective_jobs(spec.jobs) > 1:

@@ -7,6 +7,7 @@ raised or answered illegally (finished results are kept).
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,8 @@ from .config import ConfigError
 from .rules.game import StrategyError
 from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from .rules.sheet import render_sheet
+from .sim.guard import interrupt_signals, signal_received
+from .sim.isolated import WorkerLost
 from .sim.results import (ERRORS_FILE, ResultsError, choose_format, read_errors, read_manifest,
                           read_summary_frame)
 from .strategy import StrategyLoadError, builtin_strategies, load_strategy
@@ -182,15 +185,21 @@ def _progress_bar(total: int, done: int, quiet: bool) -> Iterator[Callable[[int]
 
 @contextmanager
 def _stopped_in(folder: Path) -> Iterator[None]:
-    """Ctrl-C and strategy errors say where the finished chunks are and how to go on."""
+    """Ctrl-C, SIGTERM, strategy errors and lost workers say where the finished
+    chunks are and how to go on."""
     resume_hint = f"finished games are kept in {folder}; continue with: wtsim run --resume {folder}"
     try:
         yield
-    except KeyboardInterrupt:
-        click.echo(f"wtsim: interrupted; {resume_hint}", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", None) or signal_received() or signal.SIGINT
+        what = "interrupted" if signum == signal.SIGINT else "terminated (SIGTERM)"
+        click.echo(f"wtsim: {what}; {resume_hint}", err=True)
+        sys.exit(128 + signum)
     except StrategyError as exc:
-        click.echo(f"wtsim: strategy error: {exc}; {resume_hint}", err=True)
+        click.echo(f"wtsim: strategy error: {one_line(str(exc))}; {resume_hint}", err=True)
+        sys.exit(EXIT_STRATEGY_ERROR)
+    except WorkerLost as exc:
+        click.echo(f"wtsim: worker error: {one_line(str(exc))}; {resume_hint}", err=True)
         sys.exit(EXIT_STRATEGY_ERROR)
 
 
@@ -361,6 +370,7 @@ def strategies() -> None:
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers compare, plans and sweep)
+from . import cli_train  # noqa: E402,F401  (registers train)
 
 
 def one_line(message: str) -> str:
@@ -369,14 +379,17 @@ def one_line(message: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: user errors become one line on stderr and exit code 2."""
+    """Console entry point: user errors become one line on stderr and exit code 2;
+    SIGTERM is handled like Ctrl-C."""
     try:
-        cli.main(args=argv, prog_name="wtsim", standalone_mode=False)
+        with interrupt_signals((signal.SIGINT, signal.SIGTERM)):
+            cli.main(args=argv, prog_name="wtsim", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("wtsim: interrupted", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        signum = signal_received() or signal.SIGINT
+        click.echo("wtsim: interrupted" if signum == signal.SIGINT else "wtsim: terminated (SIGTERM)", err=True)
+        sys.exit(128 + signum)
     except click.ClickException as exc:
         click.echo(f"wtsim: error: {one_line(exc.format_message())}", err=True)
         sys.exit(EXIT_USER_ERROR)
@@ -384,7 +397,10 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"wtsim: error: {one_line(str(exc))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except StrategyError as exc:
-        click.echo(f"wtsim: strategy error: {exc}", err=True)
+        click.echo(f"wtsim: strategy error: {one_line(str(exc))}", err=True)
+        sys.exit(EXIT_STRATEGY_ERROR)
+    except WorkerLost as exc:
+        click.echo(f"wtsim: worker error: {one_line(str(exc))}", err=True)
         sys.exit(EXIT_STRATEGY_ERROR)
 
 

@@ -8,10 +8,13 @@ compact column lists, so results are identical for any number of workers,
 chunk size or backend.
 
 A strategy that raises, answers illegally or exceeds ``move_timeout`` ends
-its game with a :class:`StrategyError`. With ``on_error: fail`` the worker
-stops its chunk there and hands the error back; with ``on_error: skip`` the
-game is left out of the rows, listed in the chunk's ``errors``, and the
-chunk goes on.
+its game with a :class:`StrategyError`; so does one that calls ``sys.exit``,
+raises KeyboardInterrupt itself, or raises an exception that cannot be
+printed (see ``guard``), and one that kills its worker process (its chunk is
+then played again game by game in fresh processes, see ``isolated``). With
+``on_error: fail`` the worker stops its chunk there and hands the error
+back; with ``on_error: skip`` the game is left out of the rows, listed in
+the chunk's ``errors``, and the chunk goes on.
 """
 
 from __future__ import annotations
@@ -20,17 +23,22 @@ import gc
 import json
 import logging
 import math
+import os
+import tempfile
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 from joblib import Parallel, delayed, parallel_config
 
 from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
+from .guard import escaped_error, interrupt_signals, signal_received, watch_parent
+from .isolated import Traced, WorkerLost, play_isolated
 from .results import encode_table, parquet_available
 from .rows import empty_columns, game_rows
 
@@ -61,17 +69,52 @@ def game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
     return [seed >> 1 for seed in run_seeds(run_seed).children_uint64(range(start, stop))]
 
 
-def seats_of(spec: RunSpec, index: int = 0) -> list[Seat]:
-    return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
+class _Built:
+    """A seat's strategy factory that remembers the strategy it built (to tell
+    whose frames a traceback holds) and, for a traced replay, wraps it."""
+
+    __slots__ = ("factory", "seat", "built", "game", "tracer")
+
+    def __init__(self, factory: Callable, seat: int, built: list, game: int, tracer: Any) -> None:
+        self.factory, self.seat, self.built, self.game, self.tracer = factory, seat, built, game, tracer
+
+    def __call__(self, rng: Any) -> Any:
+        if self.tracer is not None:
+            self.tracer.mark(self.game, self.seat, 0, "__init__")
+        strategy = self.factory(rng)
+        self.built.append((self.seat, strategy))
+        return strategy if self.tracer is None else Traced(strategy, self.seat, self.game, self.tracer)
 
 
-def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None = None) -> GameResult:
+def seats_of(spec: RunSpec, index: int = 0, built: list | None = None, tracer: Any = None) -> list[Seat]:
+    """The seats of game `index`; with `built`, every strategy built for them is appended to it."""
+    if built is None:
+        return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
+    return [Seat(p.name, p.strategy.id, _Built(p.strategy, seat, built, index, tracer))
+            for seat, p in enumerate(spec.seated(index))]
+
+
+def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None = None,
+             tracer: Any = None) -> GameResult:
     """Play game `index` of the run described by `spec` (its `move_timeout`
-    applies); `seed` is its `game_seed`, when the caller has it already."""
+    applies); `seed` is its `game_seed`, when the caller has it already.
+    Whatever a strategy raises (SystemExit and KeyboardInterrupt included, but
+    not a real Ctrl-C) comes out as a StrategyError."""
     seed = game_seed(spec.seed, index) if seed is None else seed
-    game = Game(spec.variant, seats_of(spec, index), seed, spec.plans, record)
-    game.move_timeout = spec.move_timeout
-    result = game.play()
+    built: list = []
+    game = None
+    try:
+        game = Game(spec.variant, seats_of(spec, index, built, tracer), seed, spec.plans, record)
+        game.move_timeout = spec.move_timeout
+        result = game.play()
+    except StrategyError:
+        raise
+    except BaseException as exc:  # noqa: B036 - a strategy may raise anything, SystemExit included
+        turn = getattr(game, "turn", 0) if game is not None else 0
+        error = escaped_error(spec, index, seed, turn if isinstance(turn, int) else 0, built, exc)
+        if error is None:
+            raise
+        raise error from None
     if result.record is not None:
         result.record = {"format": result.record["format"], "game": index,
                          **{k: v for k, v in result.record.items() if k != "format"}}
@@ -79,10 +122,12 @@ def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None =
 
 
 def error_row(spec: RunSpec, index: int, error: StrategyError) -> dict:
-    """One line of errors.csv: which game, who, when, and what went wrong."""
-    return {"game": index, "seed": error.seed, "seat": error.seat,
-            "player": spec.seated(index)[error.seat].name, "strategy": error.strategy,
-            "turn": error.turn, "message": error.problem}
+    """One line of errors.csv: which game, who, when, and what went wrong (seat
+    -1 and no player when no seat can be named)."""
+    seated = spec.seated(index)
+    player = seated[error.seat].name if 0 <= error.seat < len(seated) else ""
+    return {"game": index, "seed": error.seed, "seat": error.seat, "player": player,
+            "strategy": error.strategy, "turn": error.turn, "message": error.problem}
 
 
 @dataclass
@@ -133,11 +178,21 @@ def batch_collection(threshold: int = BATCH_GC_THRESHOLD) -> Iterator[None]:
 
 
 def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
-               table_format: str | None = None) -> ChunkResult:
+               table_format: str | None = None, parent: int | None = None,
+               marks: str | None = None) -> ChunkResult:
     """Play games start..stop-1 (runs in a worker); with a `table_format`, send
     the rows of a complete chunk as the bytes of its table file (or as
-    columns, for the parent to encode, from a cluster worker without pyarrow)."""
-    with batch_collection():
+    columns, for the parent to encode, from a cluster worker without pyarrow).
+    A worker started by process `parent` exits when that process is gone; with
+    `marks` (a folder), the chunk leaves a file there when it starts, so that
+    the parent knows which chunks a dead worker had in hand."""
+    watch_parent(parent)
+    if marks is not None:
+        try:
+            Path(marks, str(start)).touch()
+        except OSError:
+            pass
+    with batch_collection(), interrupt_signals():
         chunk = _play_chunk(spec, start, stop, record)
     if table_format is None or chunk.failure is not None:
         return chunk
@@ -238,8 +293,63 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
         for start, stop in bounds:
             yield play_chunk(spec, start, stop, record, table_format)
         return
-    with parallel_config(backend="loky", idle_worker_timeout=IDLE_WORKER_SECONDS):
-        yield from Parallel(n_jobs=jobs, return_as=return_as)(tasks)
+    yield from _loky_chunks(spec, bounds, record, ordered, table_format, jobs)
+
+
+def _worker_died(exc: BaseException) -> bool:
+    from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
+
+    return isinstance(exc, (TerminatedWorkerError, BrokenProcessPool))
+
+
+def _loky_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ordered: bool,
+                 table_format: str | None, jobs: int) -> Iterator[ChunkResult]:
+    """The chunks, played by loky workers. When a worker dies, the chunks it
+    may have had in hand (those started and not returned) are played again
+    game by game in fresh processes (`play_isolated`), which finds the game
+    that killed it; the others go back to a new pool. The chunks come in game
+    order when `ordered`."""
+    pending = list(bounds)
+    ready: dict[int, ChunkResult] = {}
+    return_as = "generator" if ordered else "generator_unordered"
+    with tempfile.TemporaryDirectory(prefix="wtsim-chunks-") as marks:
+        while pending:
+            parent = os.getpid()
+            tasks = (delayed(play_chunk)(spec, start, stop, record, table_format, parent, marks)
+                     for start, stop in pending)
+            returned: set[int] = set()
+            try:
+                with parallel_config(backend="loky", idle_worker_timeout=IDLE_WORKER_SECONDS):
+                    for chunk in Parallel(n_jobs=jobs, return_as=return_as)(tasks):
+                        returned.add(chunk.start)
+                        while ordered and ready and min(ready) < chunk.start:
+                            yield ready.pop(min(ready))
+                        yield chunk
+                        if chunk.failure is not None:
+                            return
+                pending = []
+            except Exception as exc:
+                if not _worker_died(exc):
+                    raise
+                if signal_received() is not None:
+                    raise KeyboardInterrupt from None
+                pending = [(a, b) for a, b in pending if a not in returned]
+                in_hand = [(a, b) for a, b in pending if Path(marks, str(a)).exists()]
+                if not in_hand:
+                    raise WorkerLost(f"a worker process died before it played any game ({exc})") from None
+                for start, stop in in_hand:
+                    chunk = play_isolated(spec, start, stop, record)
+                    pending.remove((start, stop))
+                    if chunk.failure is not None or not ordered:
+                        yield chunk
+                        if chunk.failure is not None:
+                            return
+                    else:
+                        ready[start] = chunk
+                for start, _stop in pending:
+                    Path(marks, str(start)).unlink(missing_ok=True)
+        for start in sorted(ready):
+            yield ready[start]
 
 
 def release_workers() -> None:
