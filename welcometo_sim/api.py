@@ -28,7 +28,7 @@ from typing import Callable
 import pandas as pd
 
 from . import __version__
-from .config import ConfigError, RunSpec, load_config
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError, RunSpec, load_config
 from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE, ChunkStore,
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
                           read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
@@ -94,6 +94,7 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
     A scheduler address implies the dask backend."""
     if jobs == 0:
         raise ConfigError("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
+    _check_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size, move_timeout=move_timeout)
     spec = config if isinstance(config, RunSpec) else load_config(config)
     if scheduler is not None and backend is None:
         backend = "dask"
@@ -106,6 +107,24 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
         raise ConfigError(f"--scheduler {spec.scheduler}: needs --backend dask, not {spec.backend}")
     check_backend(spec)
     return spec
+
+
+def _check_overrides(**values: object) -> None:
+    """The same bounds as the config's, for values given on the command line or by a caller."""
+    bounds = {"games": (1, MAX_GAMES), "seed": (0, MAX_SEED), "jobs": (-64, MAX_JOBS),
+              "chunk_size": (1, MAX_GAMES)}
+    for key, value in values.items():
+        option = "--" + key.replace("_", "-")
+        if value is None:
+            continue
+        if key == "move_timeout":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ConfigError(f"{option}: must be a positive number of seconds, got {value!r}")
+            continue
+        low, high = bounds[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            shown = value if not isinstance(value, int) or value.bit_length() <= 128 else "a huge number"
+            raise ConfigError(f"{option}: must be an integer from {low} to {high}, got {shown}")
 
 
 def run_folder(spec: RunSpec, out: str | os.PathLike | None = None) -> Path:

@@ -19,17 +19,19 @@ import pandas as pd
 from .analysis.tables import summary_tables
 from .api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from .compiled_core import engine
-from .config import ConfigError
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from .rules.game import StrategyError
 from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from .rules.sheet import render_sheet
 from .sim.guard import interrupt_signals, signal_received
 from .sim.isolated import WorkerLost
-from .sim.results import (ERRORS_FILE, ResultsError, choose_format, read_errors, read_manifest,
+from .sim.results import (ERRORS_FILE, OutputError, ResultsError, choose_format, read_errors, read_manifest,
                           read_summary_frame)
 from .strategy import StrategyLoadError, builtin_strategies, load_strategy
 
 EXIT_USER_ERROR = 2
+MAX_RECORD_BYTES = 64 << 20
+"""Bytes of one records line read at most (a long game's record takes some hundred KiB)."""
 EXIT_STRATEGY_ERROR = 3
 USER_ERRORS = (ConfigError, StrategyLoadError, ResultsError, ReplayError)
 
@@ -84,10 +86,10 @@ RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "c
 
 @cli.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=click.IntRange(min=1), help="Number of games (overrides the config).")
-@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed (overrides the config).")
-@click.option("--jobs", "-j", type=int, help="Worker processes; -1 uses every core (overrides the config).")
-@click.option("--chunk-size", type=click.IntRange(min=1), help="Games per task sent to a worker.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Number of games (overrides the config).")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed (overrides the config).")
+@click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 uses every core, at most the machine's cores (overrides the config).")
+@click.option("--chunk-size", type=click.IntRange(1, MAX_GAMES), help="Games per task sent to a worker.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Output folder (default results/<name>-<timestamp>/).")
 @click.option("--records", is_flag=True, help="Also write records.jsonl, one full game record per line.")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), help="Result table format (default parquet when pyarrow is installed, else csv).")
@@ -201,6 +203,9 @@ def _stopped_in(folder: Path) -> Iterator[None]:
     except WorkerLost as exc:
         click.echo(f"wtsim: worker error: {one_line(str(exc))}; {resume_hint}", err=True)
         sys.exit(EXIT_STRATEGY_ERROR)
+    except OutputError as exc:
+        click.echo(f"wtsim: error: {one_line(str(exc))}; {resume_hint}", err=True)
+        sys.exit(EXIT_USER_ERROR)
 
 
 @cli.command()
@@ -268,11 +273,18 @@ def _record_lines(path: str) -> Iterator[tuple[int, Any]]:
     unreadable file, a line that is not UTF-8 or not JSON is a one-line user error."""
     try:
         with open(path, "rb") as handle:
-            for line_no, raw in enumerate(handle, start=1):
+            line_no = 0
+            while True:
+                raw = handle.readline(MAX_RECORD_BYTES + 1)
+                if not raw:
+                    return
+                line_no += 1
+                if len(raw) > MAX_RECORD_BYTES:
+                    fail(f"{path}:{line_no}: a line longer than {MAX_RECORD_BYTES >> 20} MiB is not a game record")
                 if raw.strip():
                     yield line_no, _parse_line(raw, f"{path}:{line_no}")
     except OSError as exc:
-        fail(f"{path}: cannot read: {exc.strerror}")
+        fail(f"{path}: cannot read: {exc.strerror or exc}")
 
 
 def _parse_line(raw: bytes, where: str) -> Any:
@@ -284,6 +296,8 @@ def _parse_line(raw: bytes, where: str) -> Any:
         fail(f"{where}: not valid JSON: {exc.msg} (column {exc.colno})")
     except RecursionError:
         fail(f"{where}: not valid JSON: nested too deeply")
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        fail(f"{where}: not valid JSON: {' '.join(str(exc).split())[:120]}")
 
 
 def _game_label(record: Any) -> str:

@@ -7,6 +7,7 @@ csv, json or parquet) for scripts.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -20,8 +21,9 @@ from .analysis.plan_balance import plan_balance_table
 from .analysis.sweep import SweepError, sweep
 from .api import resolve_spec
 from .cli import _make_progress, cli, fail
-from .config import RunSpec, load_config, parse_config, players_from_refs
-from .sim.results import read_table, to_frame, write_json
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
+from .sim.results import _write_atomically as write_atomically
+from .sim.results import output_error, read_table, to_frame, write_json
 from .sim.runner import run_chunks
 from .sim.tournament import plan_trials, round_robin, total_games
 from .strategy import StrategySpec, load_strategy, parse_strategy
@@ -39,19 +41,44 @@ def _print(tables: dict[str, pd.DataFrame]) -> None:
             click.echo(table.to_string(float_format=lambda v: f"{v:.3f}"))
 
 
+def output_folder(out: str | None) -> Path | None:
+    """The --out folder of an analysis command, created and checked before any
+    game is played (None without --out); a folder that cannot be written is
+    one line, exit 2."""
+    if out is None:
+        return None
+    if not out.strip():
+        fail("--out: must be a folder path, got ''")
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        fail(f"--out {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--out {folder}: cannot create the folder: {exc.strerror or exc}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        fail(f"--out {folder}: cannot write in this folder")
+    return folder
+
+
 def write_tables(tables: dict[str, pd.DataFrame], folder: Path, fmt: str) -> None:
-    """Each table as folder/<name>.<fmt>."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Each table as folder/<name>.<fmt>, each written whole or not at all
+    (a full disk is one OutputError line and leaves no partial file)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise output_error(folder, exc, "cannot create the folder") from None
     for name, table in tables.items():
         path = folder / f"{name}.{fmt}"
         if fmt == "csv":
-            table.to_csv(path)
+            write_atomically(path, lambda tmp: table.to_csv(tmp))
         elif fmt == "json":
-            path.write_text(table.to_json(orient="table", indent=2), encoding="utf-8")
+            text = table.to_json(orient="table", indent=2)
+            write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
         else:
             flat = table.reset_index()
             flat.columns = [str(c) for c in flat.columns]
-            flat.to_parquet(path, index=False)
+            write_atomically(path, lambda tmp: flat.to_parquet(tmp, index=False))
 
 
 def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
@@ -60,8 +87,10 @@ def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None,
         return
     folder = Path(out)
     write_tables(tables, folder, fmt)
-    frame.to_parquet(folder / "results.parquet", index=False) if fmt == "parquet" \
-        else frame.to_csv(folder / "results.csv", index=False)
+    if fmt == "parquet":
+        write_atomically(folder / "results.parquet", lambda tmp: frame.to_parquet(tmp, index=False))
+    else:
+        write_atomically(folder / "results.csv", lambda tmp: frame.to_csv(tmp, index=False))
     write_json(folder / "analysis.json", meta)
     click.echo(f"\ntables written to {folder}")
 
@@ -85,9 +114,9 @@ def _run_with_progress(total: int, quiet: bool, work):
 
 COMMON = [
     click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and players from this config (default: the bundled base config)."),
-    click.option("--games", "-n", type=click.IntRange(min=1), help="Games per match (or per plan, or per grid point)."),
-    click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every match plays the same game seeds."),
-    click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core."),
+    click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per match (or per plan, or per grid point)."),
+    click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every match plays the same game seeds."),
+    click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core."),
     click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the result table and the tables here."),
     click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True, help="Format of the tables written with --out."),
     click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
@@ -121,6 +150,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
       wtsim compare --config configs/expert.yaml --table --games 500
       wtsim compare --results results/base-20261130-101500
     """
+    output_folder(out)
     if results_dir:
         frame = read_table(results_dir)
     else:
@@ -137,9 +167,9 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
 
 @cli.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--games-per-plan", "-n", type=click.IntRange(min=1), default=200, show_default=True, help="Games for each plan.")
-@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every plan plays the same seeds.")
-@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core.")
+@click.option("--games-per-plan", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="Games for each plan.")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every plan plays the same seeds.")
+@click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
 @click.option("--deck", "decks", type=click.IntRange(1, 3), multiple=True, help="Only this plan deck (repeatable).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the games and the table here.")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
@@ -160,6 +190,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
       wtsim plans configs/base.yaml --games-per-plan 500 --seed 1 --jobs 2
     """
     spec = resolve_spec(config, seed=seed, jobs=jobs)
+    output_folder(out)
     decks = decks or (1, 2, 3)
     if results_dir:
         trials = read_table(results_dir)
@@ -182,9 +213,9 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
 @cli.command(name="sweep")
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", help="A config key and the values to sweep (repeatable; the grid is their product).")
-@click.option("--games", "-n", type=click.IntRange(min=1), help="Games per grid point.")
-@click.option("--seed", "-s", type=click.IntRange(min=0), help="Run seed; every grid point plays the same seeds.")
-@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per grid point.")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every grid point plays the same seeds.")
+@click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here.")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
 def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, seed: int | None,
@@ -201,6 +232,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
       wtsim sweep --set tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]
     """
     base = load_config(config).to_dict()
+    output_folder(out)
     overrides = {"games": games, "seed": seed, "jobs": jobs}
     base.update({k: v for k, v in overrides.items() if v is not None})
     base["name"] = "sweep"
@@ -228,13 +260,13 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
 @click.option("--objective", type=click.Choice(tuning.OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
 @click.option("--opponent", "opponents", multiple=True, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
 @click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and default seed and jobs from this config (its players are ignored).")
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
-@click.option("--trials", "--budget", "trials", type=click.IntRange(min=1), default=30, show_default=True, help="Parameter sets to try, besides the start.")
-@click.option("--population", type=click.IntRange(min=1), help="Trials per generation (default: about the square root of --trials).")
-@click.option("--top", type=click.IntRange(min=1), default=3, show_default=True, help="Best trials replayed on fresh games.")
-@click.option("--final-games", type=click.IntRange(min=1), help="Fresh games for the replay (default: 4 x --games).")
-@click.option("--seed", "-s", type=click.IntRange(min=0), help="Seed of the games and of the search (default: the config's).")
-@click.option("--jobs", "-j", type=int, help="Worker processes; -1 = every core. Results do not depend on it.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
+@click.option("--trials", "--budget", "trials", type=click.IntRange(1, 100_000), default=30, show_default=True, help="Parameter sets to try, besides the start.")
+@click.option("--population", type=click.IntRange(1, 100_000), help="Trials per generation (default: about the square root of --trials).")
+@click.option("--top", type=click.IntRange(1, 100_000), default=3, show_default=True, help="Best trials replayed on fresh games.")
+@click.option("--final-games", type=click.IntRange(1, MAX_GAMES), help="Fresh games for the replay (default: 4 x --games).")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Seed of the games and of the search (default: the config's).")
+@click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the best parameters (default results/tune-<strategy>-<timestamp>.yaml).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, opponents: tuple[str, ...],

@@ -33,6 +33,16 @@ from .rules.variant import Variant, VariantError
 from .strategy import StrategyLoadError, StrategySpec, _merge as merge_params, parse_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
+MAX_GAMES = 100_000_000
+"""Games of one run at most (a bigger study is several runs with different seeds)."""
+MAX_SEED = 2**128 - 1
+MAX_JOBS = 4096
+MAX_NAME_BYTES = 200
+"""A run name becomes a folder name, with a timestamp after it."""
+MAX_YAML_BYTES = 1 << 20
+"""Bytes of a config or params_file read at most."""
+MAX_YAML_NODES = 100_000
+"""YAML nodes of a document at most, every alias counted as often as it is used."""
 TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
@@ -117,17 +127,88 @@ def load_config(path: str | os.PathLike | None = None) -> RunSpec:
     return parse_config(_read_yaml(path), str(path), default_name=path.stem, base_dir=path.parent)
 
 
+class BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing documents that would expand to more than
+    MAX_YAML_NODES nodes through aliases (a few hundred bytes of "billion
+    laughs" otherwise make every later walk over the value hang) or whose
+    aliases refer to themselves."""
+
+    def compose_document(self) -> Any:
+        node = super().compose_document()
+        _check_expansion(node)
+        return node
+
+
+def _check_expansion(root: Any, limit: int = MAX_YAML_NODES) -> None:
+    """Count the nodes of `root` as if every alias were copied out (each shared
+    node's size is computed once)."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            if total > limit:
+                raise yaml.YAMLError(f"the document expands to more than {limit} values (aliases)")
+            sizes[key] = total
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise yaml.YAMLError("an alias refers to the value that contains it")
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise yaml.YAMLError("an alias refers to the value that contains it")
+            if id(child) not in sizes:
+                stack.append((child, False))
+
+
+def _children(node: Any) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def bounded_yaml(text: str) -> Any:
+    """yaml.safe_load with the bounds of BoundedLoader."""
+    loader = BoundedLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
+def read_bounded(path: Path, limit: int = MAX_YAML_BYTES) -> bytes:
+    """At most `limit` bytes of a file (OSError, or ValueError when it is longer)."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit // 1024} KiB")
+    return data
+
+
 def _read_yaml(path: Path) -> Any:
     """The YAML content of a file; unreadable files and bad YAML are one ConfigError line."""
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.is_dir():
+            raise IsADirectoryError(21, "is a folder")
+        text = read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{where}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{where}: cannot read: {exc}") from None
     try:
-        raw = yaml.safe_load(text)
+        raw = bounded_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
@@ -154,7 +235,10 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
     _check_keys(raw, TOP_KEYS, where, "")
     name = raw.get("name", default_name)
     if not isinstance(name, str) or not name.strip() or "/" in name or not name.isprintable():
-        raise ConfigError(f"{where}: name: must be a non-empty printable string without '/', got {name!r}")
+        raise ConfigError(f"{where}: name: must be a non-empty printable string without '/', got {_short(name)}")
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        raise ConfigError(f"{where}: name: at most {MAX_NAME_BYTES} bytes (it names the run folder), "
+                          f"got {len(name.encode('utf-8'))}")
     variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
     players = _parse_players(raw.get("players"), where, base_dir)
     try:
@@ -166,10 +250,10 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
         players=players,
         variant=variant,
         plans=plans,
-        games=_int(raw, "games", where, 1000, minimum=1),
-        seed=_int(raw, "seed", where, 0, minimum=0),
-        jobs=_int(raw, "jobs", where, 1, minimum=-64),
-        chunk_size=_int(raw, "chunk_size", where, None, minimum=1),
+        games=_int(raw, "games", where, 1000, minimum=1, maximum=MAX_GAMES),
+        seed=_int(raw, "seed", where, 0, minimum=0, maximum=MAX_SEED),
+        jobs=_int(raw, "jobs", where, 1, minimum=-64, maximum=MAX_JOBS),
+        chunk_size=_int(raw, "chunk_size", where, None, minimum=1, maximum=MAX_GAMES),
         rotate_seats=_bool(raw, "rotate_seats", where),
         **_run_policy(raw, where),
         source=where,
@@ -196,7 +280,7 @@ def _choice(raw: dict, key: str, where: str, choices: tuple[str, ...], default: 
     if value is None:
         return default
     if value not in choices:
-        raise ConfigError(f"{where}: {key}: must be one of {', '.join(choices)}, got {value!r}")
+        raise ConfigError(f"{where}: {key}: must be one of {', '.join(choices)}, got {_short(value)}")
     return value
 
 
@@ -206,7 +290,7 @@ def _seconds(raw: dict, key: str, where: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 \
             or value == float("inf"):
-        raise ConfigError(f"{where}: {key}: must be a positive number of seconds, got {value!r}")
+        raise ConfigError(f"{where}: {key}: must be a positive number of seconds, got {_short(value)}")
     return float(value)
 
 
@@ -215,7 +299,7 @@ def _address(raw: dict, key: str, where: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: {key}: must be a scheduler address such as tcp://host:8786, got {value!r}")
+        raise ConfigError(f"{where}: {key}: must be a scheduler address such as tcp://host:8786, got {_short(value)}")
     return value.strip()
 
 
@@ -226,14 +310,27 @@ def _check_keys(mapping: dict, allowed: set[str], where: str, prefix: str) -> No
             raise ConfigError(f"{where}: {prefix}{key_label(key)}: unknown key (known: {known})")
 
 
-def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> Any:
+def _short(value: Any, limit: int = 80) -> str:
+    """repr() of a value for a message, cut short (a huge value is not echoed whole)."""
+    if isinstance(value, (list, dict, tuple, set)):
+        return f"a {type(value).__name__}"
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _int(raw: dict, key: str, where: str, default: int | None, minimum: int,
+         maximum: int | None = None) -> Any:
     value = raw.get(key, default)
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{where}: {key}: must be an integer, got {value!r}")
+        raise ConfigError(f"{where}: {key}: must be an integer, got {_short(value)}")
     if value < minimum:
-        raise ConfigError(f"{where}: {key}: must be at least {minimum}, got {value}")
+        raise ConfigError(f"{where}: {key}: must be at least {minimum}, got {_short(value)}")
+    if maximum is not None and value > maximum:
+        raise ConfigError(f"{where}: {key}: must be at most {maximum}, got {_short(value)}")
     if key == "jobs" and value == 0:
         raise ConfigError(f"{where}: jobs: must not be 0 (use 1, N, or -1 for all cores)")
     return value
@@ -242,7 +339,7 @@ def _int(raw: dict, key: str, where: str, default: int | None, minimum: int) -> 
 def _bool(raw: dict, key: str, where: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
-        raise ConfigError(f"{where}: {key}: must be true or false, got {value!r}")
+        raise ConfigError(f"{where}: {key}: must be true or false, got {_short(value)}")
     return value
 
 
@@ -256,13 +353,13 @@ def _parse_variant(raw: Any, where: str, overrides: Any = None) -> tuple[Variant
     for key in ("advanced", "expert", "solo"):
         value = raw.get(key, False)
         if not isinstance(value, bool):
-            raise ConfigError(f"{where}: variant.{key}: must be true or false, got {value!r}")
+            raise ConfigError(f"{where}: variant.{key}: must be true or false, got {_short(value)}")
         flags[key] = value
     board = raw.get("board", "base")
     if isinstance(board, list):
-        raise ConfigError(f"{where}: variant.board: one board per game, got {len(board)}: {board!r}")
+        raise ConfigError(f"{where}: variant.board: one board per game, got {len(board)}")
     if not isinstance(board, str) or board not in BOARDS:
-        raise ConfigError(f"{where}: variant.board: unknown board {board!r} (known: {', '.join(BOARDS)})")
+        raise ConfigError(f"{where}: variant.board: unknown board {_short(board)} (known: {', '.join(BOARDS)})")
     try:
         variant = Variant.with_overrides(overrides, board=board, **flags)
     except OverrideError as exc:
@@ -315,6 +412,13 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
             spec = parse_strategy(ref, params)
         except StrategyLoadError as exc:
             raise ConfigError(f"{where}: {at}.strategy: {exc}") from None
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: malformed parameter value "
+                              f"(YAML: {problem})") from None
+        except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
+            raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: cannot read a parameter value "
+                              f"({type(exc).__name__})") from None
         name = entry.get("name") or ref
         if not isinstance(name, str):
             raise ConfigError(f"{where}: {at}.name: must be a string")

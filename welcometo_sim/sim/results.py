@@ -137,6 +137,7 @@ def table_path(folder: str | os.PathLike) -> Path:
 def read_table(folder: str | os.PathLike) -> pd.DataFrame:
     """Load the result table of a run folder (or a table file given directly)."""
     path = table_path(folder)
+    _check_parquet_reader(path)
     try:
         if path.suffix == ".parquet":
             frame = pd.read_parquet(path)
@@ -506,6 +507,7 @@ def read_summary_frame(folder: str | os.PathLike, by: str = "player") -> pd.Data
     needs about 60 MB for the table instead of a gigabyte."""
     path = table_path(folder)
     columns = list(dict.fromkeys(["game", by, "total", "won", *SCORE_FIELDS, "end_reason"]))
+    _check_parquet_reader(path)
     try:
         if path.suffix == ".parquet":
             return _read_parquet_columns(path, columns)
@@ -550,6 +552,11 @@ def _read_parquet_columns(path: Path, columns: list[str]) -> pd.DataFrame:
         frame[column] = pa.chunked_array(chunks, type=schema.field(column).type).to_pandas()
     pa.default_memory_pool().release_unused()
     return frame[columns]
+
+
+def _check_parquet_reader(path: Path) -> None:
+    if path.suffix == ".parquet" and not parquet_available():
+        raise ResultsError(f"{path}: reading a Parquet table needs pyarrow: pip install 'welcometo-sim[parquet]'")
 
 
 def _check_columns(path: Path, names: Any) -> None:

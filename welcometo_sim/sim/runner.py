@@ -26,6 +26,7 @@ import math
 import os
 import tempfile
 import time
+import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -235,11 +236,22 @@ def chunk_bounds(games: int, jobs: int, chunk_size: int | None = None) -> list[t
     return [(start, min(start + chunk_size, games)) for start in range(0, games, chunk_size)]
 
 
+OVERSUBSCRIBE_VARIABLE = "WTSIM_OVERSUBSCRIBE"
+"""Set (to anything but empty or 0) to start more local workers than the machine has cores."""
+
+
 def effective_jobs(jobs: int) -> int:
-    """joblib's meaning of jobs (-1 = all cores) as a positive count."""
+    """joblib's meaning of jobs (-1 = all cores) as a positive count, at most
+    the machine's cores (more workers would only share them, each with its
+    own memory) unless WTSIM_OVERSUBSCRIBE is set."""
     from joblib import cpu_count
 
-    return jobs if jobs > 0 else max(1, cpu_count() + 1 + jobs)
+    cores = cpu_count()
+    if jobs <= 0:
+        return max(1, cores + 1 + jobs)
+    if os.environ.get(OVERSUBSCRIBE_VARIABLE, "") not in ("", "0"):
+        return jobs
+    return min(jobs, cores)
 
 
 def check_backend(spec: RunSpec) -> None:
@@ -296,6 +308,26 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
     yield from _loky_chunks(spec, bounds, record, ordered, table_format, jobs)
 
 
+class _AfterShutdown(logging.Filter):
+    """Drops loky's reports of chunks that could not be sent after the run
+    stopped its pool on purpose (a strategy error, Ctrl-C): not errors of the run."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return type(exc).__name__ != "ShutdownExecutorError"
+
+
+_AFTER_SHUTDOWN = _AfterShutdown()
+
+
+def _quiet_shutdown() -> None:
+    logger = logging.getLogger("concurrent.futures")
+    if _AFTER_SHUTDOWN not in logger.filters:
+        logger.addFilter(_AFTER_SHUTDOWN)
+        warnings.filterwarnings("ignore", r"\d+ tasks (have been successfully executed|which were still being "
+                                r"processed)", UserWarning, r"joblib\.parallel")
+
+
 def _worker_died(exc: BaseException) -> bool:
     from joblib.externals.loky.process_executor import BrokenProcessPool, TerminatedWorkerError
 
@@ -309,6 +341,7 @@ def _loky_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
     game by game in fresh processes (`play_isolated`), which finds the game
     that killed it; the others go back to a new pool. The chunks come in game
     order when `ordered`."""
+    _quiet_shutdown()
     pending = list(bounds)
     ready: dict[int, ChunkResult] = {}
     return_as = "generator" if ordered else "generator_unordered"
