@@ -10,6 +10,7 @@ in-process where a real kill would only cost time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -253,3 +254,123 @@ def test_resume_cleans_the_leftover_chunks_of_a_finished_run(tmp_path, pair, mon
     code, text, _ = wtsim(["run", "--resume", str(out)], capsys)
     assert code == 0 and "already finished" in text
     assert not (out / "chunks").exists()
+
+
+# ------------------------------------------------------- stateful test
+from unittest import mock  # noqa: E402
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule  # noqa: E402
+
+from welcometo_sim.config import parse_config  # noqa: E402
+from welcometo_sim.sim.results import ResultsError  # noqa: E402
+
+STATEFUL_SPEC = parse_config({"name": "pair", "seed": 3, "games": 12, "chunk_size": 3, "jobs": 1,
+                              "players": ["random", {"strategy": "random", "name": "other"}]})
+_EXPECTED: dict = {}
+
+
+def expected_run() -> tuple:
+    """The table and records of the run played once, uninterrupted."""
+    if not _EXPECTED:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as scratch:
+            execute(STATEFUL_SPEC, Path(scratch) / "clean", records=True)
+            _EXPECTED["run"] = (read_table(Path(scratch) / "clean"),
+                                (Path(scratch) / "clean" / "records.jsonl").read_bytes())
+    return _EXPECTED["run"]
+
+
+class KilledAt:
+    """Stops the process (raises Killed) at its n-th file rename, before it
+    happens: the file being written stays under its temporary name."""
+
+    def __init__(self, at: int | None) -> None:
+        self.at, self.count = at, 0
+        self.replace = os.replace
+
+    def __call__(self, src, dst):
+        self.count += 1
+        if self.at is not None and self.count >= self.at:
+            raise Killed
+        return self.replace(src, dst)
+
+
+class RunFolder(RuleBasedStateMachine):
+    """Starts, kills, corruptions and resumes of one run folder, in any order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import tempfile
+
+        self.scratch = tempfile.TemporaryDirectory()
+        self.folder = Path(self.scratch.name) / "run"
+
+    def _session(self, work, kill_at: int | None) -> None:
+        with mock.patch.object(os, "replace", KilledAt(kill_at)):
+            try:
+                work()
+            except Killed:
+                pass
+            except ResultsError as exc:  # a clear, one-line answer, e.g. resume before any manifest
+                assert "not a run folder" in str(exc), exc
+
+    # A session renames its manifest (and, when it starts, its config) first,
+    # then three files per chunk (records, table, sidecar), then the final
+    # files: `chunks` and `step` say where it is killed.
+    @rule(chunks=st.integers(0, 4), step=st.integers(0, 3))
+    def start(self, chunks, step):
+        self._session(lambda: execute(STATEFUL_SPEC, self.folder, records=True), 2 + 3 * chunks + step)
+
+    @rule(chunks=st.integers(0, 4), step=st.integers(0, 3))
+    def resume(self, chunks, step):
+        self._session(lambda: resume(self.folder), 1 + 3 * chunks + step)
+
+    def _chunk_files(self) -> list[Path]:
+        """The chunk files on disk, tables first, then records, then sidecars."""
+        chunks = self.folder / "chunks"
+        if not chunks.is_dir():
+            return []
+        order = {".parquet": 0, ".jsonl": 1, ".json": 2}
+        return sorted((p for p in chunks.iterdir() if p.is_file() and not p.name.endswith(".tmp")),
+                      key=lambda p: (order.get(p.suffix, 3), p.name))
+
+    @precondition(lambda self: bool(self._chunk_files()))
+    @rule(data=st.data(), how=st.sampled_from(["flip", "truncate", "swap", "delete", "empty"]))
+    def corrupt(self, data, how):
+        files = self._chunk_files()
+        path = data.draw(st.sampled_from(files), label="file")
+        content = path.read_bytes()
+        if how == "flip" and content:
+            bit = data.draw(st.integers(0, 8 * len(content) - 1), label="bit")
+            flipped = bytearray(content)
+            flipped[bit // 8] ^= 1 << (bit % 8)
+            path.write_bytes(bytes(flipped))
+        elif how == "truncate" and content:
+            path.write_bytes(content[:data.draw(st.integers(1, len(content)), label="keep") - 1])
+        elif how == "swap":
+            others = [p for p in files if p != path and p.suffix == path.suffix]
+            if others:
+                shutil.copyfile(data.draw(st.sampled_from(others), label="other"), path)
+        elif how == "delete":
+            path.unlink()
+        else:
+            path.write_bytes(b"")
+
+    def teardown(self) -> None:
+        try:
+            output = execute(STATEFUL_SPEC, self.folder, records=True)  # the same run: finished as it is
+            assert output.manifest["status"] == "finished"
+            table, records = expected_run()
+            assert_frame_equal(read_table(self.folder), table)
+            assert (self.folder / "records.jsonl").read_bytes() == records
+            assert not (self.folder / "chunks").exists()
+        finally:
+            self.scratch.cleanup()
+
+
+RunFolder.TestCase.settings = settings(max_examples=40, stateful_step_count=6, deadline=None, database=None,
+                                       derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+test_any_sequence_of_kills_corruptions_and_resumes_ends_in_the_uninterrupted_table = RunFolder.TestCase

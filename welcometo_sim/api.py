@@ -169,8 +169,13 @@ def prepare_folder(spec: RunSpec, out: str | os.PathLike | None, fmt: str, recor
     the files a run writes) and a folder of other files is used beside them,
     as long as none has the name of a file the run writes."""
     folder = run_folder(spec, out)
+    temporary = {f".{name}.tmp" for name in OWNED_FILES}
     try:
         entries = sorted(p.name for p in folder.iterdir())
+        if entries and all(name in temporary for name in entries):  # a start killed while writing
+            for name in entries:
+                (folder / name).unlink()
+            entries = []
     except OSError as exc:
         raise output_error(folder, exc, "cannot list the folder") from None
     if not entries:
@@ -184,6 +189,8 @@ def prepare_folder(spec: RunSpec, out: str | os.PathLike | None, fmt: str, recor
         chunk_size = spec.chunk_size or manifest.get("chunk_size")
         if isinstance(chunk_size, int) and manifest.get("fingerprint") == run_fingerprint(
                 spec, fmt, records, chunk_size):
+            if not (folder / CONFIG_FILE).is_file():  # stopped between the manifest and the config
+                write_config(folder / CONFIG_FILE, spec.to_dict())
             return Prepared(folder, manifest)
         raise ResultsError(
             f"--out {folder}: holds another run ({manifest.get('name')!r}, seed {manifest.get('seed')}, "
@@ -229,8 +236,8 @@ def execute(spec: RunSpec, out: str | os.PathLike | None = None, *, records: boo
         return resume(folder, jobs=spec.jobs, backend=spec.backend, scheduler=spec.scheduler,
                       on_error=spec.on_error, progress=progress, notify=notify)
     manifest = _start_manifest(spec, fmt, records)
-    write_config(folder / CONFIG_FILE, spec.to_dict())
     write_json(folder / MANIFEST_FILE, manifest)
+    write_config(folder / CONFIG_FILE, spec.to_dict())
     return _play_to_folder(spec, folder, manifest, progress, notify)
 
 
