@@ -2,7 +2,9 @@
 
 A plan kind is a pair of functions: the claims a sheet allows now (each a
 tuple of estates, or None for plans that use no estates) and the houses a
-claim puts under the plan line. Estate plans may carry a filter that each of
+claim puts under the plan line. A claim is checked by its content
+(:func:`checked_claim`), so any legal choice of estates counts, in any
+order, whether or not :func:`claim_options` listed it. Estate plans may carry a filter that each of
 their estates must pass (thematic boards); the other kinds check a condition
 of the whole sheet (advanced plans, board plans).
 """
@@ -11,15 +13,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations, islice, product
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
 
 from .boards import LOST, OPEN, SOLD, joined
 from .data import PlanSpec
 from .sheet import Estate, Sheet
 
-MAX_CLAIM_OPTIONS = 24
-"""How many alternative estate choices are offered per plan (the first ones in
-sheet order); more would only slow strategies down without new ideas."""
+MAX_CLAIM_OPTIONS = 256
+"""How many alternative estate choices `claim_options` lists per plan (the
+first ones in sheet order). A sheet rarely has more (six one-house estates
+out of 23 would be 100,947); any other legal choice may still be claimed by
+naming its estates in a PlanClaim, which the game checks by content."""
 
 Claim = tuple[Estate, ...] | None
 
@@ -205,9 +211,86 @@ def claim_options(sheet: Sheet, plans: tuple[PlanSpec, ...]) -> list[PlanClaim]:
     return claims
 
 
+_NUMPY_INTEGERS = (np.int64, np.int32, np.int16, np.int8, np.uint64, np.uint32, np.uint16, np.uint8,
+                   np.longlong, np.ulonglong, np.intc, np.uintc)
+
+
+def plain_value(value: Any) -> int | bool | str | None:
+    """`value` when it is a plain int, bool or str (a numpy integer as an int,
+    a numpy bool as a bool), else None. Exact types only: a subclass, whose
+    comparisons could be anything, is not plain."""
+    kind = type(value)
+    if kind is int or kind is bool or kind is str:
+        return value
+    for numpy_type in _NUMPY_INTEGERS:
+        if kind is numpy_type:
+            return int(value)
+    if kind is np.bool_:
+        return bool(value)
+    return None
+
+
+def _plain_int(value: Any) -> int | None:
+    value = plain_value(value)
+    return value if type(value) is int else None
+
+
+def _plain_estates(estates: Any) -> tuple[Estate, ...] | None:
+    """A claim's estates as a tuple of (street, first_house, size) tuples of
+    ints, or None when they are not a list or tuple of three-int lists or tuples."""
+    if type(estates) is not tuple and type(estates) is not list:
+        return None
+    picked = []
+    for estate in estates:
+        if (type(estate) is not tuple and type(estate) is not list) or len(estate) != 3:
+            return None
+        street, first, size = _plain_int(estate[0]), _plain_int(estate[1]), _plain_int(estate[2])
+        if street is None or first is None or size is None:
+            return None
+        picked.append((street, first, size))
+    return tuple(picked)
+
+
+def checked_claim(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: object) -> PlanClaim | None:
+    """The claim in plain values when the sheet may complete it now, else None.
+
+    A claim is a PlanClaim (exactly) of a plan the sheet has not completed.
+    An estate plan's estates, listed in any order, must be distinct completed
+    estates of the sheet that serve no plan yet, whose sizes are the plan's
+    and which pass its filter; a plan that uses no estates takes None and
+    its condition must hold. Whether `claim_options` listed the claim does not
+    matter."""
+    if type(claim) is not PlanClaim or len(claim) != 2:
+        return None
+    deck = _plain_int(claim[0])
+    if deck is None or not 1 <= deck <= len(plans) or sheet.plan_turns[deck - 1] is not None:
+        return None
+    spec = plans[deck - 1]
+    estates = claim[1]
+    if spec.kind != "estates":
+        if estates is not None or not PLAN_KINDS[spec.kind].options(spec, sheet):
+            return None
+        return PlanClaim(deck, None)
+    picked = _plain_estates(estates)
+    if picked is None or len(picked) != len(spec.estates) or len(set(picked)) != len(picked):
+        return None
+    if sorted([estate[2] for estate in picked]) != sorted(spec.estates):
+        return None
+    unused = sheet.unused_estates()
+    for estate in picked:
+        if estate not in unused:
+            return None
+    if spec.estate_filter:
+        keep = ESTATE_FILTERS[spec.estate_filter]
+        for estate in picked:
+            if not keep(sheet, estate, spec.count):
+                return None
+    return PlanClaim(deck, picked)
+
+
 def claim_is_valid(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: object) -> bool:
-    """True when the claim is one of the sheet's current options."""
-    return isinstance(claim, PlanClaim) and claim in claim_options(sheet, plans)
+    """True when the sheet may complete the claim now (:func:`checked_claim`)."""
+    return checked_claim(sheet, plans, claim) is not None
 
 
 def apply_claim(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: PlanClaim, turn: int) -> None:
