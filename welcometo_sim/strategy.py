@@ -1,8 +1,10 @@
 """The strategy API: the base class, parameters, and loading strategies by name.
 
-A strategy answers a few hooks, each given a read-only :class:`PlayerView` and
-the list of legal choices; it returns one of them. The game checks every
-answer. One strategy object plays one seat of one game, and gets its own
+A strategy answers a few hooks, each given a :class:`PlayerView` and the list
+of legal choices; it returns one of them. The view, its sheet and the lists
+are the strategy's own copies: changing them changes nothing in the game. The
+game checks every answer by value against the options it kept to itself
+(exact types, plain field values) and plays its own option. One strategy object plays one seat of one game, and gets its own
 ``numpy.random.Generator`` derived from the game seed, so results never
 depend on how games are spread over workers.
 
@@ -32,13 +34,13 @@ from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                             must_play)
 from .rules.game import PlayerView, PublicSeat
-from .rules.plans import PlanClaim, apply_claim, claim_options
+from .rules.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
 from .rules.sheet import Sheet
 
 __all__ = [
     "Strategy", "StrategySpec", "StrategyLoadError", "PlayerView", "PublicSeat", "Play", "Effect",
     "Offer", "PlanClaim", "PlanSpec", "Sheet", "EFFECTS", "apply_play", "apply_effect",
-    "effect_options", "legal_plays", "must_play", "claim_options", "load_strategy", "parse_strategy", "builtin_strategies",
+    "effect_options", "legal_plays", "must_play", "claim_options", "claim_is_valid", "load_strategy", "parse_strategy", "builtin_strategies",
 ]
 
 ENTRY_POINT_GROUP = "welcometo_sim.strategies"
@@ -111,7 +113,7 @@ def complete_all(view: PlayerView, claimable: Sequence[PlanClaim]) -> list[PlanC
     for claim in sorted(claimable, key=current_value, reverse=True):
         if any(c.deck == claim.deck for c in chosen):
             continue
-        if claim in claim_options(sheet, view.plans):
+        if claim_is_valid(sheet, view.plans, claim):
             apply_claim(sheet, view.plans, claim, view.turn)
             chosen.append(claim)
     return chosen

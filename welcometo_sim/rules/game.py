@@ -2,23 +2,30 @@
 
 `play_game` is a pure function of (variant, seats, seed): the deck and every
 strategy's random generator derive from the game seed, so a game can be
-replayed anywhere. Strategies are called through duck-typed hooks; the game
-checks every answer against the legal options it computed.
+replayed anywhere. Strategies are called through duck-typed hooks. The game
+keeps the sheets, the offers and the legal options to itself: a strategy sees
+copies (its view's sheet is a copy made when the strategy first reads it), and
+an answer counts only when it equals, in plain values and of the exact type,
+one of the options the game computed; the game then carries out its own
+option, never the strategy's object.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
+from itertools import islice
+from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
 from .cards import Deck, ExpertHands, SoloDeck
-from .data import TEMP, PlanSpec
+from .data import TEMP, GameData, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
-from .plans import PlanClaim, apply_claim, claim_is_valid, claim_options
+from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
 from .seeding import SeedFamily
 from .sheet import Sheet
@@ -64,9 +71,11 @@ def public_seat(sheet: Sheet) -> PublicSeat:
 
 @dataclass(slots=True)
 class PlayerView:
-    """What one player knows when asked to decide (read it, don't change it).
+    """What one player knows when asked to decide.
 
-    `sheet` is the player's own sheet as it stands now; `public` is every
+    `sheet` is the player's own sheet as it stands now: in a game, a copy
+    of the game's sheet that belongs to the strategy (changing it, or any
+    other field of the view, changes nothing in the game); `public` is every
     seat's public summary as of the start of the turn; `plan_first_turn[d]` is
     the turn plan d+1 was first completed by anyone, or the turn before the
     solo card came up (None: its high value is still to be had);
@@ -90,6 +99,188 @@ class PlayerView:
     variant: Variant
     n_players: int
     hand: list[tuple[int, str]] | None = None
+
+
+class GameView(PlayerView):
+    """The view a game hands a strategy. Its `sheet` is a copy of the game's
+    sheet, made when the strategy first reads it (strategies that never look
+    at their sheet cost no copy) and made again after the game changes the
+    sheet. The copy shares no mutable object with the game's sheet, and its
+    `data` (like the view's `variant`) holds read-only tables, so nothing a
+    strategy does to its view reaches the game.
+
+    The copy's `street_cache` (a scratch slot the engine never reads, where
+    the evaluator keeps what it worked out about each street) goes back to
+    the game's sheet after each question for every street the strategy left
+    as it was, so that the strategy's next copies start with it, as long as
+    the street does not change."""
+
+    __slots__ = ("_copy", "_made", "_source", "_data")
+
+    @property
+    def sheet(self) -> Sheet:  # type: ignore[override]
+        sheet = self._copy
+        if sheet is None:
+            sheet = self._copy = self._made = strategy_copy(self._source, self._data)
+        return sheet
+
+    @sheet.setter
+    def sheet(self, value: Sheet) -> None:
+        self._copy = value
+
+
+def game_view(seat: int, turn: int, sheet: Sheet, offers: list[Offer], next_effects: tuple[str, ...] | None,
+              plans: tuple[PlanSpec, ...], plan_first_turn: tuple[int | None, ...],
+              public: tuple[PublicSeat, ...], cards_left: int, variant: Variant, n_players: int,
+              hand: list[tuple[int, str]] | None = None) -> GameView:
+    """A strategy's view of `sheet`: `variant` is the strategy's read-only copy
+    (`sealed_variant`); the sheet is copied on first read, and again on the
+    first read after the game sets `_copy` to None (it changed the sheet)."""
+    view = _new_view(GameView)
+    view.seat, view.turn, view.offers, view.next_effects = seat, turn, offers, next_effects
+    view.plans, view.plan_first_turn, view.public, view.cards_left = plans, plan_first_turn, public, cards_left
+    view.variant, view.n_players, view.hand = variant, n_players, hand
+    view._copy, view._made, view._source, view._data = None, None, sheet, variant.data
+    return view
+
+
+def keep_notes(view: GameView) -> None:
+    """After a question: the street facts the strategy cached on the copy the
+    game made go to the game's sheet, for each street whose lists (the ones
+    a street's cache depends on) equal the game's."""
+    copy = view._made
+    if copy is None or copy is not view._copy:
+        return
+    notes, kept, source = copy.street_cache, view._source.street_cache, view._source
+    for street in range(len(kept)):
+        facts = notes[street]
+        if facts is not None and kept[street] is None \
+                and copy.numbers[street] == source.numbers[street] \
+                and copy.fences[street] == source.fences[street] \
+                and copy.roundabouts[street] == source.roundabouts[street] \
+                and copy.plan_use[street] == source.plan_use[street] \
+                and copy.is_bis[street] == source.is_bis[street]:
+            kept[street] = facts
+
+
+_new_view = object.__new__
+
+
+def _copied_rows(rows: list) -> list:
+    return [None if row is None else row[:] for row in rows]
+
+
+def strategy_copy(sheet: Sheet, data: GameData) -> Sheet:
+    """A copy of `sheet` for a strategy: like `Sheet.copy`, but the cached
+    lists are the copy's own (a plain copy shares them with the original;
+    the number bounds, needed only when a roundabout is built, are left to
+    be worked out again) and the data tables are the read-only `data`."""
+    copy = sheet.copy()
+    copy.data = data
+    copy._bounds = [None] * len(copy._bounds)
+    copy._runs = _copied_rows(copy._runs)
+    copy._bis_spots = _copied_rows(copy._bis_spots)
+    unused = copy._unused
+    copy._unused = None if unused is None else unused[:]
+    return copy
+
+
+def read_only(value: Any) -> Any:
+    """`value` with every dict a read-only mapping and every list a tuple, down
+    to the leaves; the very object when nothing in it can be changed."""
+    if isinstance(value, dict):
+        return MappingProxyType({key: read_only(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return tuple([read_only(item) for item in value])
+    if type(value) is tuple:
+        items = [read_only(item) for item in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return tuple(items)
+    return value
+
+
+_SEALED: dict[int, tuple[Variant, Variant]] = {}
+
+
+def sealed_variant(variant: Variant) -> Variant:
+    """The variant strategies see: equal to `variant`, with read-only data
+    tables and overrides (made once per Variant object, which is kept with it
+    so that its id cannot be reused while cached)."""
+    cached = _SEALED.get(id(variant))
+    if cached is None or cached[0] is not variant:
+        if len(_SEALED) > 256:
+            _SEALED.clear()
+        data = variant.data
+        tables = {f.name: read_only(getattr(data, f.name)) for f in dataclasses.fields(data)}
+        sealed = dataclasses.replace(variant, data=dataclasses.replace(data, **tables),
+                                     overrides=read_only(variant.overrides))
+        cached = _SEALED[id(variant)] = (variant, sealed)
+    return cached[1]
+
+
+def match_option(answer: Any, options: list) -> int:
+    """The index in `options` of the option `answer` names, else -1.
+
+    An answer names an option when it is of the option's exact type (a Play,
+    an Effect, a plain tuple, an int; None for the trailing None) and equal to
+    it field by field, each field a plain int, bool, str or None (numpy
+    integers count as ints). Only built-in comparisons run: no `__eq__` of
+    the strategy's is ever called, and a subclass never matches."""
+    if answer is None:
+        return len(options) - 1 if options and options[-1] is None else -1
+    kind = type(answer)
+    if kind is Play or kind is Effect or kind is tuple:
+        for value in answer:
+            t = type(value)
+            if not (t is int or t is bool or t is str or value is None):
+                answer = _plain_tuple(answer)
+                if answer is None:
+                    return -1
+                break
+    else:
+        answer = plain_value(answer)
+        if answer is None:
+            return -1
+        kind = type(answer)
+    try:
+        index = options.index(answer)
+    except ValueError:
+        return -1
+    return index if type(options[index]) is kind else -1
+
+
+def _plain_tuple(answer: tuple) -> tuple | None:
+    """The fields of `answer` as plain values, or None when one is not plain."""
+    values = []
+    for value in answer:
+        if value is not None:
+            value = plain_value(value)
+            if value is None:
+                return None
+        values.append(value)
+    return tuple(values)
+
+
+def shown(value: Any) -> str:
+    """A short repr of a strategy's answer that no answer can make fail."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = None
+    if type(text) is not str:
+        text = object.__repr__(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _shown_error(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = None
+    if type(text) is not str:
+        text = "(its message cannot be shown)"
+    return text if len(text) <= 500 else text[:497] + "..."
 
 
 @dataclass
@@ -226,6 +417,7 @@ class Game:
         # unused estates change; the sheet makes a new list whenever they do.
         self._plans_use_only_estates = all(p.kind == "estates" and not p.estate_filter for p in self.plans)
         self._unused_without_claims: list[list | None] = [None] * len(self.seats)
+        self._view_variant = sealed_variant(variant)
 
     # ------------------------------------------------------------------ driving
     def play(self) -> GameResult:
@@ -252,10 +444,10 @@ class Game:
         actions = []
         claimed = False
         for seat, sheet in enumerate(self.sheets):
-            view = PlayerView(seat, self.turn, sheet, self.deck.offers(seat), next_effects, self.plans,
-                              plan_status, public, cards_left, self.variant,
-                              len(self.sheets), self.deck.hand(seat))
-            action = self._seat_turn(seat, view)
+            offers = self.deck.offers(seat)
+            view = game_view(seat, self.turn, sheet, offers[:], next_effects, self.plans, plan_status,
+                             public, cards_left, self._view_variant, len(self.sheets), self.deck.hand(seat))
+            action = self._seat_turn(seat, sheet, offers, view)
             actions.append(action)
             claimed = claimed or bool(action["plans"])
         record = self.deck.record() if self.turn_records is not None else None
@@ -302,26 +494,34 @@ class Game:
 
     def _raised(self, seat: int, hook: str, exc: Exception) -> StrategyError:
         return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                             f"raised {type(exc).__name__}: {exc} in {hook}")
+                             f"raised {type(exc).__name__}: {_shown_error(exc)} in {hook}")
+
+    def _illegal(self, seat: int, hook: str, answer: Any, why: str = "") -> StrategyError:
+        return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
+                             f"answered an illegal {shown(answer)} to {hook}{why}")
 
     def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
-        """Ask a hook to pick from `options`; anything else is an illegal answer."""
-        answer = self._ask(seat, hook, view, options)
-        if answer not in options:
-            raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                f"answered an illegal {answer!r} to {hook}")
-        return answer
+        """Ask a hook to pick from `options` (the strategy gets a copy of the
+        list); returns the game's own option that the answer names."""
+        answer = self._ask(seat, hook, view, options[:])
+        if view._made is not None:
+            keep_notes(view)
+        index = match_option(answer, options)
+        if index < 0:
+            raise self._illegal(seat, hook, answer)
+        return options[index]
 
-    def _seat_turn(self, seat: int, view: PlayerView) -> dict:
-        sheet = view.sheet
+    def _seat_turn(self, seat: int, sheet: Sheet, offers: list[Offer], view: PlayerView) -> dict:
+        """One seat's turn on the game's own `sheet` and `offers` (the view
+        holds the strategy's copies)."""
         action: dict[str, Any] = {
             "seat": seat, "roundabout": None, "refusal": False, "number_from": None,
             "effect_from": None, "written": None, "truck": None, "effect": None,
             "plans": [], "reshuffle": False,
         }
         if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
-            self._roundabout(seat, view, action)
-        plays: list[Play | None] = legal_plays(sheet, view.offers)  # type: ignore[assignment]
+            self._roundabout(seat, sheet, view, action)
+        plays: list[Play | None] = legal_plays(sheet, offers)  # type: ignore[assignment]
         play = None
         if plays:
             if not must_play(plays):  # type: ignore[arg-type]
@@ -329,32 +529,35 @@ class Game:
             play = self._choose(seat, "choose_play", view, plays)
         if play is None:
             sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
+            view._copy = None
             action["refusal"] = True
         else:
-            self._play(seat, view, play, action)
+            self._play(seat, sheet, offers, view, play, action)
         if self.variant.expert:
-            action["passed"] = self._passed_card(seat, view, play)
-        self._claim_plans(seat, view, action)
+            action["passed"] = self._passed_card(seat, offers, view, play)
+        self._claim_plans(seat, sheet, view, action)
         return action
 
-    def _roundabout(self, seat: int, view: PlayerView, action: dict) -> None:
-        options: list[tuple[int, int] | None] = [*view.sheet.roundabout_options(), None]
+    def _roundabout(self, seat: int, sheet: Sheet, view: PlayerView, action: dict) -> None:
+        options: list[tuple[int, int] | None] = [*sheet.roundabout_options(), None]
         choice = self._choose(seat, "choose_roundabout", view, options)
         if choice is not None:
-            view.sheet.build_roundabout(*choice)
+            sheet.build_roundabout(*choice)
+            view._copy = None
             action["roundabout"] = {"street": choice[0], "house": choice[1]}
 
-    def _passed_card(self, seat: int, view: PlayerView, play: Play | None) -> int:
+    def _passed_card(self, seat: int, offers: list[Offer], view: PlayerView, play: Play | None) -> int:
         """Expert: the hand card passed on: the unused one, or the strategy's pick on a refusal."""
         if play is not None:
-            offer = view.offers[play.offer]
+            offer = offers[play.offer]
             return 3 - offer.number_from - offer.effect_from
         return self._choose(seat, "choose_pass", view, [0, 1, 2])
 
-    def _play(self, seat: int, view: PlayerView, play: Play, action: dict) -> None:
-        sheet = view.sheet
-        offer = view.offers[play.offer]
+    def _play(self, seat: int, sheet: Sheet, offers: list[Offer], view: PlayerView, play: Play,
+              action: dict) -> None:
+        offer = offers[play.offer]
         apply_play(sheet, play, self.turn)
+        view._copy = None
         action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
         action["written"] = {"street": play.street, "house": play.house, "number": play.number}
         action["truck"] = play.truck
@@ -368,10 +571,10 @@ class Game:
         effect = self._choose(seat, "choose_effect", view, options)
         if effect is not None:
             apply_effect(sheet, effect)
+            view._copy = None
             action["effect"] = effect.to_record()
 
-    def _claim_plans(self, seat: int, view: PlayerView, action: dict) -> None:
-        sheet = view.sheet
+    def _claim_plans(self, seat: int, sheet: Sheet, view: PlayerView, action: dict) -> None:
         unused = sheet.unused_estates() if self._plans_use_only_estates else None
         if unused is not None and unused is self._unused_without_claims[seat]:
             return  # the same unused estates (list object) as at the last check, which found no claim
@@ -379,25 +582,42 @@ class Game:
         if not claimable:
             self._unused_without_claims[seat] = unused
             return
-        chosen = self._ask(seat, "choose_plans", view, claimable)
-        for claim in chosen or ():
-            if not claim_is_valid(sheet, self.plans, claim):
-                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                    f"answered an illegal {claim!r} to choose_plans")
-            apply_claim(sheet, self.plans, claim, self.turn)
-            action["plans"].append(claim_to_record(claim))
+        answer = self._ask(seat, "choose_plans", view, claimable)
+        if view._made is not None:
+            keep_notes(view)
+        for claim in self._claims(seat, answer):
+            checked = checked_claim(sheet, self.plans, claim)
+            if checked is None:
+                raise self._illegal(seat, "choose_plans", claim)
+            apply_claim(sheet, self.plans, checked, self.turn)
+            view._copy = None
+            action["plans"].append(claim_to_record(checked))
+
+    def _claims(self, seat: int, answer: Any) -> list:
+        """The claims of a `choose_plans` answer: None or an iterable of at most
+        one claim per plan (read no further than that)."""
+        if answer is None:
+            return []
+        limit = len(self.plans)
+        try:
+            claims = list(islice(answer, limit + 1))
+        except Exception as exc:
+            raise self._illegal(seat, "choose_plans", answer,
+                                f" (not a list of claims: {type(exc).__name__}: {_shown_error(exc)})") from None
+        if len(claims) > limit:
+            raise self._illegal(seat, "choose_plans", answer, f" (more than {limit} claims)")
+        return claims
 
     def _offer_reshuffle(self, actions: list[dict]) -> None:
         """First plan completion of the game: its completers may ask for a reshuffle."""
         completers = [a["seat"] for a in actions if a["plans"]]
         for seat in completers:
-            view = PlayerView(seat, self.turn, self.sheets[seat], [], None, self.plans,
-                              tuple(self.first_turn), (), self.deck.cards_left(), self.variant,
-                              len(self.sheets))
+            view = game_view(seat, self.turn, self.sheets[seat], [], None, self.plans,
+                             tuple(self.first_turn), (), self.deck.cards_left(), self._view_variant,
+                             len(self.sheets))
             wants = self._ask(seat, "choose_reshuffle", view)
-            if not isinstance(wants, (bool, np.bool_)):
-                raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                    f"answered an illegal {wants!r} to choose_reshuffle")
+            if type(wants) is not bool and type(wants) is not np.bool_:
+                raise self._illegal(seat, "choose_reshuffle", wants)
             if wants:
                 actions[seat]["reshuffle"] = True
                 self.reshuffle_pending = True
