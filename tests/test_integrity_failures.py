@@ -220,3 +220,15 @@ def test_a_signalled_run_keeps_its_chunks_and_its_workers_die_with_it(tmp_path, 
     code, _, err = wtsim([*argv[:-3], "--out", str(clean), "-q", "--jobs", "1"], capsys)
     assert code == 0, err
     assert_frame_equal(read_table(out), read_table(clean))
+
+
+def test_a_strategy_error_with_two_workers_is_one_line_on_the_real_stderr(tmp_path, bots):
+    """Stopping the pool early used to let joblib print its callbacks' tracebacks."""
+    path = config(tmp_path, bots, "raise", rate=0.3)
+    out = tmp_path / "fail"
+    proc = subprocess.run([sys.executable, "-m", "welcometo_sim.cli", "run", str(path), "--games", "60",
+                           "--chunk-size", "2", "--jobs", "2", "--seed", "11", "--out", str(out), "-q"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 3
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "raised RuntimeError: gave up in choose_play" in proc.stderr
