@@ -431,3 +431,16 @@ def test_a_view_replaced_by_dataclasses_replace_keeps_the_given_sheet():
     Game(Variant(), [scripted_seat("a", play=look)], 0, PLANS).play_turn()
     replaced, other = captured[0]
     assert replaced.sheet is other
+
+
+def test_a_sheet_copy_broken_by_its_strategy_breaks_nothing_else():
+    class Breaker(RandomStrategy):
+        def choose_play(self, view, plays):
+            answer = super().choose_play(view, plays)
+            view.sheet.numbers = 5
+            view.sheet.street_cache = None
+            return answer
+
+    fair = play_game(Variant(), [seat(RandomStrategy), seat(RandomStrategy)], 5, record=True)
+    broken = play_game(Variant(), [seat(Breaker), seat(RandomStrategy)], 5, record=True)
+    assert broken.record == fair.record

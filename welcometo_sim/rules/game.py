@@ -151,16 +151,19 @@ def keep_notes(view: GameView) -> None:
     copy = view._made
     if copy is None or copy is not view._copy:
         return
-    notes, kept, source = copy.street_cache, view._source.street_cache, view._source
-    for street in range(len(kept)):
-        facts = notes[street]
-        if facts is not None and kept[street] is None \
-                and copy.numbers[street] == source.numbers[street] \
-                and copy.fences[street] == source.fences[street] \
-                and copy.roundabouts[street] == source.roundabouts[street] \
-                and copy.plan_use[street] == source.plan_use[street] \
-                and copy.is_bis[street] == source.is_bis[street]:
-            kept[street] = facts
+    try:  # the strategy may have put anything in its copy: then it keeps no notes
+        notes, kept, source = copy.street_cache, view._source.street_cache, view._source
+        for street in range(len(kept)):
+            facts = notes[street]
+            if facts is not None and kept[street] is None \
+                    and copy.numbers[street] == source.numbers[street] \
+                    and copy.fences[street] == source.fences[street] \
+                    and copy.roundabouts[street] == source.roundabouts[street] \
+                    and copy.plan_use[street] == source.plan_use[street] \
+                    and copy.is_bis[street] == source.is_bis[street]:
+                kept[street] = facts
+    except Exception:
+        return
 
 
 _new_view = object.__new__
