@@ -235,10 +235,11 @@ def _plain_int(value: Any) -> int | None:
     return value if type(value) is int else None
 
 
-def _plain_estates(estates: Any) -> tuple[Estate, ...] | None:
-    """A claim's estates as a tuple of (street, first_house, size) tuples of
-    ints, or None when they are not a list or tuple of three-int lists or tuples."""
-    if type(estates) is not tuple and type(estates) is not list:
+def _plain_estates(estates: Any, count: int) -> tuple[Estate, ...] | None:
+    """A claim's `count` estates as a tuple of (street, first_house, size)
+    tuples of ints, or None when they are not a list or tuple of `count`
+    three-int lists or tuples."""
+    if (type(estates) is not tuple and type(estates) is not list) or len(estates) != count:
         return None
     picked = []
     for estate in estates:
@@ -271,8 +272,8 @@ def checked_claim(sheet: Sheet, plans: tuple[PlanSpec, ...], claim: object) -> P
         if estates is not None or not PLAN_KINDS[spec.kind].options(spec, sheet):
             return None
         return PlanClaim(deck, None)
-    picked = _plain_estates(estates)
-    if picked is None or len(picked) != len(spec.estates) or len(set(picked)) != len(picked):
+    picked = _plain_estates(estates, len(spec.estates))
+    if picked is None or len(set(picked)) != len(picked):
         return None
     if sorted([estate[2] for estate in picked]) != sorted(spec.estates):
         return None
