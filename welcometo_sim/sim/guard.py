@@ -87,8 +87,10 @@ def describe(exc: BaseException) -> str:
     """`Type: message` of an exception, even one whose __str__ raises."""
     try:
         text = str(exc)
-    except BaseException as inner:  # noqa: B036 - a user __str__ may raise anything
-        text = f"<unprintable: its __str__ raised {type(inner).__name__}>"
+    except BaseException:  # noqa: B036 - a user __str__ may raise anything
+        text = None
+    if type(text) is not str:
+        text = "(its message cannot be shown)"
     text = " ".join(text.split())
     if len(text) > 300:
         text = text[:297] + "..."

@@ -38,7 +38,7 @@ from joblib import Parallel, delayed, parallel_config
 from ..config import ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
-from .guard import escaped_error, interrupt_signals, signal_received, watch_parent
+from .guard import describe, escaped_error, interrupt_signals, signal_received, watch_parent
 from .isolated import Traced, WorkerLost, play_isolated
 from .results import encode_table, parquet_available
 from .rows import empty_columns, game_rows
@@ -74,24 +74,34 @@ class _Built:
     """A seat's strategy factory that remembers the strategy it built (to tell
     whose frames a traceback holds) and, for a traced replay, wraps it."""
 
-    __slots__ = ("factory", "seat", "built", "game", "tracer")
+    __slots__ = ("factory", "seat", "built", "game", "tracer", "seed", "strategy_id")
 
-    def __init__(self, factory: Callable, seat: int, built: list, game: int, tracer: Any) -> None:
+    def __init__(self, factory: Callable, seat: int, built: list, game: int, tracer: Any,
+                 seed: int | None = None, strategy_id: str = "?") -> None:
         self.factory, self.seat, self.built, self.game, self.tracer = factory, seat, built, game, tracer
+        self.seed, self.strategy_id = seed, strategy_id
 
     def __call__(self, rng: Any) -> Any:
         if self.tracer is not None:
             self.tracer.mark(self.game, self.seat, 0, "__init__")
-        strategy = self.factory(rng)
+        try:
+            strategy = self.factory(rng)
+        except BaseException as exc:  # noqa: B036 - a strategy's constructor may raise anything
+            if isinstance(exc, KeyboardInterrupt) and signal_received() is not None:
+                raise
+            raise StrategyError(self.strategy_id, self.seat, self.seed if self.seed is not None else -1, 0,
+                                f"raised {describe(exc)} in __init__") from None
         self.built.append((self.seat, strategy))
         return strategy if self.tracer is None else Traced(strategy, self.seat, self.game, self.tracer)
 
 
-def seats_of(spec: RunSpec, index: int = 0, built: list | None = None, tracer: Any = None) -> list[Seat]:
-    """The seats of game `index`; with `built`, every strategy built for them is appended to it."""
+def seats_of(spec: RunSpec, index: int = 0, built: list | None = None, tracer: Any = None,
+             seed: int | None = None) -> list[Seat]:
+    """The seats of game `index`; with `built`, every strategy built for them is
+    appended to it, and a strategy whose constructor raises is a StrategyError."""
     if built is None:
         return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
-    return [Seat(p.name, p.strategy.id, _Built(p.strategy, seat, built, index, tracer))
+    return [Seat(p.name, p.strategy.id, _Built(p.strategy, seat, built, index, tracer, seed, p.strategy.id))
             for seat, p in enumerate(spec.seated(index))]
 
 
@@ -105,7 +115,7 @@ def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None =
     built: list = []
     game = None
     try:
-        game = Game(spec.variant, seats_of(spec, index, built, tracer), seed, spec.plans, record)
+        game = Game(spec.variant, seats_of(spec, index, built, tracer, seed), seed, spec.plans, record)
         game.move_timeout = spec.move_timeout
         result = game.play()
     except StrategyError:
