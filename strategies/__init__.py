@@ -14,4 +14,5 @@ BUILTIN: dict[str, str] = {
     "specialist": "strategies.specialist:SpecialistStrategy",
     "safe": "strategies.safe:SafeStrategy",
     "lookahead": "strategies.lookahead:LookaheadStrategy",
+    "learned": "strategies.learned:LearnedStrategy",
 }

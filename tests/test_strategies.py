@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from helpers import sheet_from
 from strategies import BUILTIN
 from strategies.greedy import GreedyStrategy, has_refusal
+from strategies.learned import shipped_path
 from strategies.lookahead import CardCounter, LookaheadStrategy
 from welcometo_sim.config import load_config
 from welcometo_sim.rules.data import DEFAULT_DATA, POOL, POOL_HOUSES
@@ -78,6 +79,8 @@ def _another(value: Any) -> Any:
         return not value
     if isinstance(value, int):
         return value + 1
+    if isinstance(value, str):  # a file parameter: learned's weights
+        return str(shipped_path("solo"))
     return value + 0.25
 
 

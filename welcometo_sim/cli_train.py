@@ -1,0 +1,105 @@
+"""`wtsim train`: learn the `learned` strategy's evaluation from self-play."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .cli import cli, fail
+from .config import ConfigError, load_config
+from .learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
+                             new_state, train)
+
+
+def _budget(games: int | None, seconds: float | None) -> None:
+    if games is None and seconds is None:
+        fail("give a budget: --games N (training games in all) and/or --seconds S")
+
+
+@cli.command(name="train")
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
+              help="Training folder: checkpoint.npz, weights.npz, curve.csv, curve.png.")
+@click.option("--games", "-n", type=click.IntRange(min=1, max=10**9),
+              help="Stop when this many training games have been played in all (resumed ones included).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**7),
+              help="Stop after this many seconds of this invocation (at the end of a round).")
+@click.option("--seed", "-s", type=click.IntRange(min=0, max=2**63 - 1), default=1, show_default=True,
+              help="Training seed: the training and evaluation games are drawn from it.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Processes playing shards at once (at most --shards); the weights do not depend on it.")
+@click.option("--shards", type=click.IntRange(min=1, max=64), default=2, show_default=True,
+              help="Games of a round are dealt to this many independent learners, merged after each round.")
+@click.option("--round-games", type=click.IntRange(min=1, max=100_000), default=20, show_default=True,
+              help="Games each shard plays per round.")
+@click.option("--rate", type=float, default=0.3, show_default=True,
+              help="Learning rate (a state's value moves this share of its TD error).")
+@click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
+@click.option("--eval-every", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Training games between two points of the learning curve.")
+@click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
+              help="Evaluation games per point of the learning curve (the same seeds every time).")
+@click.option("--resume", is_flag=True, help="Continue the training in --out from its checkpoint.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
+                  shards: int, round_games: int, rate: float, trace_decay: float, eval_every: int,
+                  eval_games: int, resume: bool, quiet: bool) -> None:
+    """Train a `learned` model by self-play on CONFIG's variant and player count.
+
+    Every seat plays `learned` on the weights being trained. The result is a
+    pure function of the config's variant, the player count, the seed, the
+    learning settings and the number of games played: the same for any
+    --jobs. Play the model with `learned:weights=OUT/weights.npz`.
+
+    \b
+    wtsim train configs/base.yaml --out training/base --games 20000 --jobs 2
+    wtsim train configs/base.yaml --out training/base --games 40000 --jobs 2 --resume
+    """
+    _budget(games, seconds)
+    folder = Path(out)
+    if not str(out).strip():
+        fail("--out: give a folder name")
+    try:
+        if resume:
+            state = load_state(folder)
+            if config is not None:
+                spec = load_config(config)
+                if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
+                    fail(f"--resume: {config} is not the variant and player count {folder} was trained on")
+        else:
+            if (folder / CHECKPOINT).exists():
+                fail(f"{folder} already holds a training: add --resume to continue it, or choose another --out")
+            spec = load_config(config)
+            settings = TrainSettings(variant=spec.variant.to_record(), players=len(spec.players), seed=seed,
+                                     rate=rate, trace_decay=trace_decay, shards=shards, round_games=round_games,
+                                     eval_every=eval_every, eval_games=eval_games)
+            state = new_state(settings)
+    except (TrainingError, ConfigError) as exc:
+        fail(str(exc))
+    total = games if games is not None else state.games
+    bar = None
+    progress = None
+    if not quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total if games is not None else None, initial=state.games, unit="game",
+                   file=sys.stderr, dynamic_ncols=True)
+        progress = lambda done, step: bar.update(step)  # noqa: E731
+    command = shlex.join(["wtsim", *sys.argv[1:]]) if sys.argv[0].endswith("wtsim") else shlex.join(sys.argv)
+    try:
+        state = train(state, games=games, seconds=seconds, jobs=jobs, folder=folder, command=command,
+                      progress=progress, code_version=__version__)
+    except TrainingError as exc:
+        fail(str(exc))
+    finally:
+        if bar is not None:
+            bar.close()
+    last = state.curve[-1]
+    click.echo(f"trained {state.games} games in {state.seconds:.0f} s; last evaluation at {last['games']} games: "
+               f"mean {last['mean_score']:.1f} [{last['ci_low']:.1f}, {last['ci_high']:.1f}], "
+               f"{last['refusal_end_share']:.0%} of games ended on refusals")
+    click.echo(f"{folder / WEIGHTS}, {folder / CURVE}, {folder / CURVE_PLOT}")

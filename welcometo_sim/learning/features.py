@@ -1,0 +1,373 @@
+"""Features of the learned evaluation: a sheet as indices into weight tables.
+
+The value of a sheet is its exact points so far plus the sum of the weights
+its features index (an n-tuple network, as in the TD-learned players of
+2048). Every feature is an integer in one flat weight vector; the
+:class:`Layout` fixes which range each table occupies, and index 0 is a
+null feature (padding) whose weight stays 0.
+
+Features are computed for a whole batch of street states at once with numpy
+(:func:`street_features`): the streets of a sheet and the street states of
+every candidate of a decision go through one call, each row padded to the
+longest street. Tables, per street unless said:
+
+- `window`: every window of three neighbouring houses, each house coded as
+  empty (bucketed by how many numbers still fit it), written, written with
+  its pool built, bis or roundabout, with the two fences inside the window;
+  one table per window position and coarse game phase;
+- `gap`: each run of empty houses between written numbers, by its length
+  and the numbers that bound it (so, which numbers still fit), per phase;
+- `run`: each fenced run (a future estate) by length, empty houses and
+  whether one of them can no longer take a number, per phase;
+- `park`: the street's crossed parks, per phase;
+
+and for the whole sheet (:func:`global_features`): a bias per phase; per
+estate size, the real-estate column crossed with the completed and open
+estates of that size; pools built and still possible; the temp count
+against the best opponent's; bis, refusals (with the opponents' worst),
+roundabouts; and per plan, its id, whether it is still to be had (high or
+low) and how far the sheet's estates cover it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_NUMBER = 17
+EMPTY = -1
+ROOM_BUCKETS = np.array([0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6], dtype=np.int64)
+"""Bucket of an empty house by the count of numbers that still fit it (0..18)."""
+WRITTEN, POOLED, BIS_CODE, ROUNDABOUT_CODE = 7, 8, 9, 10
+N_CODES = 11
+WINDOW_SIZE = 3
+WINDOW_STATES = N_CODES ** WINDOW_SIZE * 4
+N_PHASES = 6
+N_WINDOW_PHASES = 3
+MAX_GAP = 12
+MAX_RUN = 8
+MAX_RUN_EMPTY = 8
+MAX_PARKS = 8
+PLAN_PROGRESS = 49
+PLAN_STATUS = 3
+"""Plan status: 0 completed by this sheet, 1 open at its high value, 2 open at its low value."""
+
+
+def phase_of(turn: int) -> int:
+    """Game phase of a turn (0..5): turns 1-5, 6-10, ..., 26 and later."""
+    return min(max(turn - 1, 0) // 5, N_PHASES - 1)
+
+
+def window_phase_of(turn: int) -> int:
+    """The coarser phase of the window tables (0..2): turns 1-10, 11-20, 21 and later."""
+    return min(max(turn - 1, 0) // 10, N_WINDOW_PHASES - 1)
+
+
+class Layout:
+    """Where each table lives in the flat weight vector, for one sheet shape
+    and plan catalog."""
+
+    def __init__(self, street_houses: tuple[int, ...], plan_ids: tuple[str, ...]) -> None:
+        self.street_houses = tuple(street_houses)
+        self.plan_ids = tuple(plan_ids)
+        self.plan_index = {plan: i for i, plan in enumerate(self.plan_ids)}
+        self.offsets: dict[str, int] = {}
+        size = 1
+        for street, n in enumerate(self.street_houses):
+            for name, count in self._street_tables(n):
+                self.offsets[f"{name}{street}"] = size
+                size += count
+        for name, count in self._global_tables():
+            self.offsets[name] = size
+            size += count
+        self.size = size
+        self.width = max(self.street_houses)
+        streets = range(len(self.street_houses))
+        windows = self.width - WINDOW_SIZE + 1
+        # per street: base index of each window position (phase 0), 0 where the street has no such window
+        self.window_base = np.zeros((len(self.street_houses), windows), dtype=np.int64)
+        for street in streets:
+            own = self.street_houses[street] - WINDOW_SIZE + 1
+            self.window_base[street, :own] = self.offsets[f"window{street}"] + np.arange(own) * WINDOW_STATES
+        self.window_count = np.array([n - WINDOW_SIZE + 1 for n in self.street_houses], dtype=np.int64)
+        self.gap_base = np.array([self.offsets[f"gap{s}"] for s in streets], dtype=np.int64)
+        self.run_base = np.array([self.offsets[f"run{s}"] for s in streets], dtype=np.int64)
+        self.park_base = np.array([self.offsets[f"park{s}"] for s in streets], dtype=np.int64)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and (self.street_houses, self.plan_ids) == (other.street_houses,
+                                                                                     other.plan_ids)
+
+    @staticmethod
+    def _street_tables(n: int) -> list[tuple[str, int]]:
+        return [
+            ("window", N_WINDOW_PHASES * (n - WINDOW_SIZE + 1) * WINDOW_STATES),
+            ("gap", N_PHASES * MAX_GAP * (MAX_NUMBER + 2) ** 2),
+            ("run", N_PHASES * MAX_RUN * MAX_RUN_EMPTY * 2),
+            ("park", N_PHASES * MAX_PARKS),
+        ]
+
+    def _global_tables(self) -> list[tuple[str, int]]:
+        return [
+            ("bias", N_PHASES),
+            ("estate", 6 * 5 * 7 * 5),
+            ("pools", N_PHASES * 10 * 7),
+            ("temps", N_PHASES * 12 * 7),
+            ("bis", N_PHASES * 10),
+            ("refusals", N_PHASES * 4 * 4),
+            ("roundabouts", N_PHASES * 3),
+            ("plans", len(self.plan_ids) * PLAN_STATUS * PLAN_PROGRESS),
+        ]
+
+    def offset(self, table: str) -> int:
+        return self.offsets[table]
+
+
+@dataclass
+class StreetRows:
+    """A batch of street states, one per row, padded to the layout's width:
+    a padded house is a roundabout behind a fence, so it forms no gap, no run
+    and no window."""
+
+    street: np.ndarray       # (C,) which street each row is
+    numbers: np.ndarray      # (C, W) int, EMPTY where no number is written
+    roundabouts: np.ndarray  # (C, W) bool (padding included)
+    bis: np.ndarray          # (C, W) bool
+    fences: np.ndarray       # (C, W - 1) bool (padding fenced off)
+    pools: np.ndarray        # (C, W) bool, pool built
+    used: np.ndarray         # (C, W) bool, house under a plan line
+    pool_house: np.ndarray   # (C, W) bool, the house has a pool symbol
+    parks: np.ndarray        # (C,) int, parks crossed
+    park_points: np.ndarray  # (C, MAX_PARKS) exact park points after k parks
+
+
+def sheet_rows(sheet, width: int) -> StreetRows:
+    """The streets of a Sheet, one row each, padded to `width` houses."""
+    n_streets = len(sheet.numbers)
+    data = sheet.data
+    numbers = np.full((n_streets, width), EMPTY, dtype=np.int64)
+    rounds = np.ones((n_streets, width), dtype=bool)
+    bis = np.zeros((n_streets, width), dtype=bool)
+    fences = np.ones((n_streets, width - 1), dtype=bool)
+    pools = np.zeros((n_streets, width), dtype=bool)
+    used = np.zeros((n_streets, width), dtype=bool)
+    pool_house = np.zeros((n_streets, width), dtype=bool)
+    park_points = np.zeros((n_streets, MAX_PARKS), dtype=np.int64)
+    for street, row in enumerate(sheet.numbers):
+        n = len(row)
+        numbers[street, :n] = [EMPTY if v is None else v for v in row]
+        rounds[street, :n] = sheet.roundabouts[street]
+        bis[street, :n] = sheet.is_bis[street]
+        fences[street, :n - 1] = sheet.fences[street]
+        pools[street, :n] = sheet.pools[street]
+        used[street, :n] = [u != 0 for u in sheet.plan_use[street]]
+        pool_house[street, list(data.pool_houses[street])] = True
+        track = data.park_tracks[street]
+        park_points[street] = [track[min(k, len(track) - 1)] for k in range(MAX_PARKS)]
+    return StreetRows(np.arange(n_streets), numbers, rounds, bis, fences, pools, used, pool_house,
+                      np.array(sheet.parks, dtype=np.int64), park_points)
+
+
+def take_rows(rows: StreetRows, pick: np.ndarray) -> StreetRows:
+    """A new batch made of the given rows (copies)."""
+    return StreetRows(*(getattr(rows, name)[pick] for name in StreetRows.__dataclass_fields__))
+
+
+def _bounds(numbers: np.ndarray, roundabouts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per house, the nearest written numbers left (lo, -1 if none) and right
+    (hi, 18 if none) inside its roundabout segment."""
+    segment = np.cumsum(roundabouts, axis=1) * 32
+    written = numbers >= 0
+    low_key = segment + np.where(written, numbers + 1, 0)
+    low = np.maximum.accumulate(low_key, axis=1) - segment - 1
+    high_key = segment + np.where(written, numbers, MAX_NUMBER + 1)
+    high = np.minimum.accumulate(high_key[:, ::-1], axis=1)[:, ::-1] - segment
+    return low, high
+
+
+@dataclass
+class StreetSummary:
+    """What the whole-sheet features need of each street state."""
+
+    completed: np.ndarray       # (C, 6) completed estates per size
+    unused: np.ndarray          # (C, 6) completed estates no plan uses, per size
+    open: np.ndarray            # (C, 6) fenced runs of that size still to finish
+    pools_built: np.ndarray     # (C,)
+    pools_possible: np.ndarray  # (C,) empty pool houses some number still fits
+    park_points: np.ndarray     # (C,) exact park points of the street
+
+
+def street_features(rows: StreetRows, layout: Layout, turn: int) -> tuple[np.ndarray, StreetSummary]:
+    """Feature indices (C, F) of a batch of street states (0 = no feature) and
+    their summary. `turn` is the turn whose phase applies."""
+    numbers, rounds = rows.numbers, rows.roundabouts
+    count, width = numbers.shape
+    fence = rows.fences.astype(np.int64)
+    empty = (numbers < 0) & ~rounds
+    low, high = _bounds(numbers, rounds)
+    room = np.where(empty, np.clip(high - low - 1, 0, MAX_NUMBER + 1), 0)
+    code = np.where(empty, ROOM_BUCKETS[room],
+                    np.where(rounds, ROUNDABOUT_CODE,
+                             np.where(rows.bis, BIS_CODE, np.where(rows.pools, POOLED, WRITTEN))))
+    street = rows.street
+    phase = phase_of(turn)
+
+    # windows of three houses and their two inner fences
+    window = ((code[:, :-2] * N_CODES + code[:, 1:-1]) * N_CODES + code[:, 2:]) * 4 \
+        + fence[:, :-1] * 2 + fence[:, 1:]
+    base = layout.window_base[street]
+    phase_shift = (window_phase_of(turn) * layout.window_count * WINDOW_STATES)[street]
+    window_idx = np.where(base > 0, base + phase_shift[:, None] + window, 0)
+
+    # gaps: runs of empty houses between written numbers
+    previous_empty = np.zeros_like(empty)
+    previous_empty[:, 1:] = empty[:, :-1]
+    gap_start = empty & ~previous_empty
+    gap_id = np.cumsum(gap_start, axis=1) * empty
+    flat_gap = np.arange(count)[:, None] * (width + 1) + gap_id
+    gap_length = np.bincount(flat_gap.ravel(), minlength=count * (width + 1))[flat_gap]
+    bound = MAX_NUMBER + 2
+    gap_idx = (layout.gap_base[street][:, None]
+               + ((phase * MAX_GAP + np.minimum(gap_length, MAX_GAP) - 1) * bound + low + 1) * bound
+               + np.clip(high, 0, bound - 1))
+    gap_idx = np.where(gap_start, gap_idx, 0)
+
+    # fenced runs: one histogram per run property over flat run ids
+    run_id = np.zeros((count, width), dtype=np.int64)
+    run_id[:, 1:] = np.cumsum(fence, axis=1)
+    flat_run = (np.arange(count)[:, None] * width + run_id).ravel()
+    cells = count * width
+    length = np.bincount(flat_run, minlength=cells)
+    empties = np.bincount(flat_run, empty.ravel(), minlength=cells).astype(np.int64)
+    dead = np.bincount(flat_run, (empty & (room == 0)).ravel(), minlength=cells) > 0
+    has_round = np.bincount(flat_run, rounds.ravel(), minlength=cells) > 0
+    has_used = np.bincount(flat_run, rows.used.ravel(), minlength=cells) > 0
+    run_start = np.ones((count, width), dtype=bool)
+    run_start[:, 1:] = rows.fences
+    at = flat_run.reshape(count, width)
+    run_idx = (layout.run_base[street][:, None]
+               + ((phase * MAX_RUN + np.minimum(length[at], MAX_RUN) - 1) * MAX_RUN_EMPTY
+                  + np.minimum(empties[at], MAX_RUN_EMPTY - 1)) * 2 + dead[at])
+    run_idx = np.where(run_start & ~has_round[at], run_idx, 0)
+
+    park_idx = layout.park_base[street] + phase * MAX_PARKS + np.minimum(rows.parks, MAX_PARKS - 1)
+
+    # per row and estate size: completed, unused and open runs
+    is_run = (length > 0) & ~has_round & (length <= 6)
+    size_key = (np.arange(cells) // width) * 7 + np.where(is_run, length, 0)
+    complete = is_run & (empties == 0)
+    completed = np.bincount(size_key, complete, minlength=count * 7).reshape(count, 7)[:, 1:]
+    unused = np.bincount(size_key, complete & ~has_used, minlength=count * 7).reshape(count, 7)[:, 1:]
+    still_open = is_run & (empties > 0) & ~dead
+    open_runs = np.bincount(size_key, still_open, minlength=count * 7).reshape(count, 7)[:, 1:]
+    pool_here = rows.pool_house
+    summary = StreetSummary(
+        completed=completed.astype(np.int64), unused=unused.astype(np.int64),
+        open=open_runs.astype(np.int64),
+        pools_built=(rows.pools & pool_here).sum(axis=1),
+        pools_possible=(empty & pool_here & (room > 0)).sum(axis=1),
+        park_points=np.take_along_axis(rows.park_points, np.minimum(rows.parks, MAX_PARKS - 1)[:, None],
+                                       axis=1)[:, 0],
+    )
+    features = np.concatenate([window_idx, gap_idx, run_idx, park_idx[:, None]], axis=1)
+    return features, summary
+
+
+@dataclass
+class SheetContext:
+    """Whole-sheet facts shared by every candidate of a decision."""
+
+    turn: int
+    refusals: int
+    roundabouts: int
+    plan_points: int
+    plans: tuple            # PlanSpec per deck
+    plan_done: tuple[bool, ...]
+    plan_high: tuple[bool, ...]
+    opponent_temps: int     # best opponent's temp count (solo: 5, one short of the solo bonus)
+    opponent_refusals: int
+    data: object            # GameData
+
+
+def global_features(layout: Layout, context: SheetContext, completed: np.ndarray, unused: np.ndarray,
+                    open_runs: np.ndarray, pools_built: np.ndarray, pools_possible: np.ndarray,
+                    real_estate: np.ndarray, temps: np.ndarray, n_bis: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Feature indices (C, G) of whole-sheet facts and the exact points (C,)
+    they stand for (estates, pools, penalties, plans kept and claimable now).
+    Arguments are per-candidate arrays (C rows), summed over the streets."""
+    count = completed.shape[0]
+    data = context.data
+    phase = phase_of(context.turn)
+    crossed = np.minimum(real_estate, 4)
+    estate_index = ((np.arange(6)[None, :] * 5 + crossed) * 7 + np.minimum(completed, 6)) * 5 \
+        + np.minimum(open_runs, 4)
+    scalar = (layout.offset("bias") + phase,
+              layout.offset("refusals") + (phase * 4 + min(context.refusals, 3)) * 4
+              + min(context.opponent_refusals, 3),
+              layout.offset("roundabouts") + phase * 3 + min(context.roundabouts, 2))
+    relative = np.clip(temps - context.opponent_temps, -3, 3) + 3
+    columns = [
+        layout.offset("estate") + estate_index,
+        (layout.offset("pools") + (phase * 10 + np.minimum(pools_built, 9)) * 7
+         + np.minimum(pools_possible, 6))[:, None],
+        (layout.offset("temps") + (phase * 12 + np.minimum(temps, 11)) * 7 + relative)[:, None],
+        (layout.offset("bis") + phase * 10 + np.minimum(n_bis, 9))[:, None],
+        np.tile(np.array(scalar, dtype=np.int64), (count, 1)),
+    ]
+
+    estate_values = _estate_values(data)
+    points = (completed * estate_values[np.arange(6)[None, :], np.minimum(real_estate, 5)]).sum(axis=1)
+    pool_track = np.asarray(data.pool_track)
+    bis_track = np.asarray(data.bis_track)
+    points = points + pool_track[np.minimum(pools_built, len(pool_track) - 1)] \
+        - bis_track[np.minimum(n_bis, len(bis_track) - 1)]
+    points = points + (context.plan_points
+                       - data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
+                       - data.refusal_track[min(context.refusals, len(data.refusal_track) - 1)])
+
+    plan_base = layout.offset("plans")
+    for deck, spec in enumerate(context.plans):
+        plan_index = layout.plan_index.get(spec.id)
+        progress = 0
+        if context.plan_done[deck]:
+            status = 0
+        else:
+            status = 1 if context.plan_high[deck] else 2
+            if spec.kind == "estates":
+                need = _needs(spec.estates)
+                covered = np.minimum(need, unused).sum(axis=1)
+                reachable = np.minimum(need, unused + open_runs).sum(axis=1)
+                progress = np.minimum(covered, 6) * 7 + np.minimum(reachable, 6)
+                if not spec.estate_filter:
+                    value = spec.points[0] if context.plan_high[deck] else spec.points[1]
+                    points = points + np.where(covered == len(spec.estates), value, 0)
+        if plan_index is None:
+            columns.append(np.zeros((count, 1), dtype=np.int64))
+        else:
+            index = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS + progress
+            columns.append(np.broadcast_to(np.asarray(index, dtype=np.int64), (count,))[:, None])
+    return np.concatenate(columns, axis=1), points
+
+
+_ESTATE_VALUES: dict[tuple, np.ndarray] = {}
+_NEEDS: dict[tuple, np.ndarray] = {}
+
+
+def _estate_values(data) -> np.ndarray:
+    """(6, 6) value of one completed estate of size s+1 after k crossed boxes (last value repeated)."""
+    key = data.real_estate_tracks
+    found = _ESTATE_VALUES.get(key)
+    if found is None:
+        found = _ESTATE_VALUES[key] = np.array(
+            [list(track) + [track[-1]] * (6 - len(track)) for track in key], dtype=np.int64)[:, :6]
+    return found
+
+
+def _needs(sizes: tuple[int, ...]) -> np.ndarray:
+    """(1, 6) estates an estate plan needs per size."""
+    found = _NEEDS.get(sizes)
+    if found is None:
+        found = _NEEDS[sizes] = np.bincount(np.array(sizes) - 1, minlength=6)[None, :6]
+    return found
