@@ -234,6 +234,28 @@ def test_a_chunk_of_another_run_with_the_same_range_is_played_again(tmp_path, pa
     assert_frame_equal(read_table(mine), table)
 
 
+def test_a_run_folder_of_an_earlier_version_without_identity(tmp_path, pair, monkeypatch, capsys):
+    """Its chunks have no sidecars: resume plays them all again; a new run needs --force."""
+    out = tmp_path / "old"
+    stopped_run(pair, out, monkeypatch, chunks=2)
+    manifest = json.loads((out / "manifest.json").read_text())
+    for key in ("run_id", "fingerprint"):
+        del manifest[key]
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for sidecar in (out / "chunks").glob(".*.json"):
+        sidecar.unlink()
+    line = user_error(args(pair, out, "--seed", "3", "--records"), capsys)
+    assert "holds another run" in line
+    code, _, err = wtsim(["run", "--resume", str(out), "-q"], capsys)
+    assert code == 0, err
+    assert err.count("no sidecar; playing it again") == 2
+    table, records = clean_run(pair, tmp_path / "clean")
+    assert_frame_equal(read_table(out), table)
+    assert (out / "records.jsonl").read_bytes() == records
+    code, _, err = wtsim(args(pair, out, "--seed", "4", "--force"), capsys)
+    assert code == 0, err
+
+
 def test_an_edited_config_is_refused_on_resume(tmp_path, pair, monkeypatch, capsys):
     out = tmp_path / "x"
     stopped_run(pair, out, monkeypatch)

@@ -184,7 +184,7 @@ def prepare_folder(spec: RunSpec, out: str | os.PathLike | None, fmt: str, recor
         manifest = read_manifest(folder)
     except ResultsError:
         manifest = {}
-    is_run = manifest.get("format") == RUN_FORMAT and "run_id" in manifest
+    is_run = manifest.get("format") == RUN_FORMAT
     if is_run and not force:
         chunk_size = spec.chunk_size or manifest.get("chunk_size")
         if isinstance(chunk_size, int) and manifest.get("fingerprint") == run_fingerprint(
