@@ -13,7 +13,7 @@ import pytest
 from helpers import user_error, wtsim
 from strategies.learned import LearnedStrategy, shipped_path
 from welcometo_sim.learning.evaluator import Evaluator
-from welcometo_sim.learning.features import (MAX_NUMBER, WINDOW_STATES, sheet_rows, street_features,
+from welcometo_sim.learning.features import (COMPLETED, MAX_NUMBER, OPEN, POOLS_BUILT, POOLS_POSSIBLE, WINDOW_STATES, sheet_rows, street_features,
                                              window_phase_of, phase_of)
 from welcometo_sim.learning.model import ModelError, ValueModel, layout_for
 from welcometo_sim.learning.train import (TrainSettings, evaluate, load_state, new_state, td_targets, train)
@@ -60,8 +60,8 @@ def test_an_empty_sheet_has_one_gap_and_one_run_per_street():
     assert [f for f in top[10:22] if f] == [gap_index(0, 10, -1, 18)]
     assert [f for f in top[22:34] if f] == [run_index(0, 10, 10, 0)]
     assert top[34] == LAYOUT.offset("park0")
-    assert summary.completed.sum() == summary.open.sum() == 0
-    assert list(summary.pools_possible) == [3, 3, 3]
+    assert summary.counts[:, COMPLETED].sum() == summary.counts[:, OPEN].sum() == 0
+    assert list(summary.counts[:, POOLS_POSSIBLE]) == [3, 3, 3]
 
 
 def test_written_numbers_bound_gaps_and_fences_make_estates():
@@ -80,8 +80,8 @@ def test_written_numbers_bound_gaps_and_fences_make_estates():
     assert [f for f in top[10:22] if f] == [gap_index(0, 2, 3, 9, turn=12), gap_index(0, 6, 9, 18, turn=12)]
     assert [f for f in top[22:34] if f] == [run_index(0, 1, 0, 0, turn=12), run_index(0, 3, 2, 0, turn=12),
                                              run_index(0, 6, 6, 0, turn=12)]
-    assert list(summary.completed[0]) == [1, 0, 0, 0, 0, 0]
-    assert list(summary.open[0]) == [0, 0, 1, 0, 0, 1]
+    assert list(summary.counts[0, COMPLETED]) == [1, 0, 0, 0, 0, 0]
+    assert list(summary.counts[0, OPEN]) == [0, 0, 1, 0, 0, 1]
     dead_house = [f for f in middle[10:22] if f][0]
     assert dead_house == gap_index(1, 1, -1, 0, turn=12)
     assert [f for f in middle[22:34] if f] == [run_index(1, 11, 9, 1, turn=12)]
@@ -96,7 +96,7 @@ def test_a_built_pool_and_a_bis_have_their_own_codes():
     pooled, bis, room_5, room_12 = 8, 9, 4, 6   # 0..4 fit left of the 5; 6..17 right of the copy
     assert features[0][1] == window_index(0, 1, (room_5, pooled, bis), (0, 0))
     assert features[0][2] == window_index(0, 2, (pooled, bis, room_12), (0, 0))
-    assert summary.pools_built[0] == 1
+    assert summary.counts[0, POOLS_BUILT] == 1
 
 
 # -------------------------------------------------------------- values

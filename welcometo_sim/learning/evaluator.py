@@ -3,11 +3,12 @@
 A candidate is a play and one use of its offer's effect (or none). It
 changes the street it writes on, sometimes a second street (a fence or a
 bis elsewhere), and a few whole-sheet counters (a real-estate column, the
-temp and bis counts). The distinct street states among the candidates (the
-*variants*) are listed first, as numpy arrays, and extracted in one batch; a
-candidate is then a row of variant indices, one per street, plus its
-counters, and its value the sum of its streets' values and its whole-sheet
-features. The cost of a decision grows with its distinct street states, not
+temp and bis counts). The street states the candidates need (the
+*variants*: one per write, per write with an effect on its own street, per
+effect use on another street) are listed first, as numpy arrays, and
+extracted in one batch; a candidate is then a row of variant indices, one
+per street, plus its counters, and its value the sum of its streets' values and its whole-sheet
+features. The cost of a decision grows with the street states it needs, not
 with the product of plays and effects.
 """
 
@@ -97,33 +98,35 @@ def context_of(view, refusals_added: int = 0, turn_ahead: int = 1) -> SheetConte
 
 
 class _Candidates:
-    """Candidate rows under construction: variant indices per street, the
-    played play, the effect use and its arguments, and counter changes (a
-    column given as a scalar is the same for the whole block)."""
+    """Candidate rows under construction, one int matrix per block of
+    candidates: variant index per street, the played play, the effect use
+    and its three arguments, the real-estate size crossed (-1: none), temp
+    and bis boxes added. Scalars fill a whole column of the block."""
 
-    COLUMNS = 7
-
-    def __init__(self) -> None:
-        self.parts: list[tuple] = []
+    def __init__(self, n_streets: int) -> None:
+        self.n_streets = n_streets
+        self.blocks: list[np.ndarray] = []
 
     def add(self, variant_of, play, use, args, estate, temp, bis) -> None:
-        if len(play):
-            self.parts.append((variant_of, play, use, args, estate, temp, bis))
+        count = len(play)
+        if not count:
+            return
+        s = self.n_streets
+        block = np.empty((count, s + 8), dtype=np.int64)
+        block[:, :s] = variant_of
+        block[:, s] = play
+        block[:, s + 1] = use
+        block[:, s + 2:s + 5] = args
+        block[:, s + 5] = estate
+        block[:, s + 6] = temp
+        block[:, s + 7] = bis
+        self.blocks.append(block)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
-        columns = []
-        for i in range(self.COLUMNS):
-            pieces = []
-            for part in self.parts:
-                value, count = part[i], len(part[1])
-                if np.ndim(value) == 0:
-                    pieces.append(np.full(count, value, dtype=np.int64))
-                elif i == 3 and np.ndim(value) == 1:
-                    pieces.append(np.tile(np.asarray(value, dtype=np.int64), (count, 1)))
-                else:
-                    pieces.append(np.asarray(value, dtype=np.int64))
-            columns.append(np.concatenate(pieces))
-        return tuple(columns)
+        table = np.concatenate(self.blocks)
+        s = self.n_streets
+        return (table[:, :s], table[:, s], table[:, s + 1], table[:, s + 2:s + 5], table[:, s + 5],
+                table[:, s + 6], table[:, s + 7])
 
 
 class Evaluator:
@@ -162,7 +165,7 @@ class Evaluator:
         specs = [np.column_stack([np.arange(n_streets), np.full((n_streets, 7), -1)])]
         specs[0][:, PARK] = 0
         count = n_streets
-        table = _Candidates()
+        table = _Candidates(n_streets)
 
         def new_variants(block: np.ndarray) -> np.ndarray:
             nonlocal count
@@ -176,22 +179,15 @@ class Evaluator:
             offer, street, house, number, temp = fields.T
             kinds = np.array([_KIND_CODE.get(o.effect, NO_USE) for o in view.offers], dtype=np.int64)
             kind = np.where(temp == 1, NO_USE, kinds[offer])
-            keys = (street * 64 + house) * 32 + number
-            unique_keys, write_of = np.unique(keys, return_inverse=True)
-            u_street = unique_keys // 2048
-            u_house = unique_keys // 32 % 64
-            u_number = unique_keys % 32
-            written = new_variants(_spec(u_street, u_house, u_number))
+            written = new_variants(_spec(street, house, number))
             everyone = np.arange(len(real))
             play_rows = np.tile(np.arange(n_streets), (len(real), 1))
-            play_rows[everyone, street] = written[write_of]
+            play_rows[everyone, street] = written
             temp_add = np.where(temp == 1, int(sheet.temps < data.temp_boxes), 0)
             table.add(play_rows, everyone, NO_USE, (0, 0, 0), -1, temp_add, 0)
-            self._fences(sheet, kind, street, write_of, u_street, u_house, u_number, play_rows, table,
-                         new_variants)
+            self._fences(sheet, kind, street, house, number, play_rows, table, new_variants)
             self._estates(sheet, kind, play_rows, table)
-            self._parks_and_pools(sheet, kind, street, house, write_of, u_street, u_house, u_number,
-                                  play_rows, table, new_variants)
+            self._parks_and_pools(sheet, kind, street, house, number, play_rows, table, new_variants)
             self._bis(sheet, real, kind, play_rows, table, new_variants)
         refusal = len(real) < len(plays)
         if refusal:
@@ -219,7 +215,7 @@ class Evaluator:
 
     # ----------------------------------------------------- candidate blocks
     @staticmethod
-    def _fences(sheet, kind, street, write_of, u_street, u_house, u_number, play_rows, table, new_variants):
+    def _fences(sheet, kind, street, house, number, play_rows, table, new_variants):
         """Surveyor: every fence slot, with every play of a surveyor offer."""
         players = np.nonzero(kind == USE_FENCE)[0]
         slots = [(s, k) for s in range(len(sheet.fences)) for k in _bits(sheet.fence_mask(s))]
@@ -231,13 +227,11 @@ class Evaluator:
         pairs_play = np.repeat(players, len(slots))
         pairs_fence = np.tile(np.arange(len(slots)), len(players))
         same = street[pairs_play] == fence_street[pairs_fence]
-        merged_key = write_of[pairs_play[same]] * len(slots) + pairs_fence[same]
-        unique_merged, merged_of = np.unique(merged_key, return_inverse=True)
-        u, f = unique_merged // len(slots), unique_merged % len(slots)
-        merged = new_variants(_spec(u_street[u], u_house[u], u_number[u], fence=fence_slot[f]))
-        chosen = alone[pairs_fence].copy()
-        chosen[np.nonzero(same)[0]] = merged[merged_of]
-        rows = play_rows[pairs_play].copy()
+        p, f = pairs_play[same], pairs_fence[same]
+        merged = new_variants(_spec(street[p], house[p], number[p], fence=fence_slot[f]))
+        chosen = alone[pairs_fence]
+        chosen[same] = merged
+        rows = play_rows[pairs_play]
         rows[np.arange(len(pairs_play)), fence_street[pairs_fence]] = chosen
         table.add(rows, pairs_play, USE_FENCE, np.column_stack([fence_street[pairs_fence],
                                                                fence_slot[pairs_fence],
@@ -258,8 +252,7 @@ class Evaluator:
         table.add(play_rows[pairs_play], pairs_play, USE_ESTATE, args, pairs_size, 0, 0)
 
     @staticmethod
-    def _parks_and_pools(sheet, kind, street, house, write_of, u_street, u_house, u_number, play_rows,
-                         table, new_variants):
+    def _parks_and_pools(sheet, kind, street, house, number, play_rows, table, new_variants):
         """Landscaper (a park on the written street) and pool (the written pool house)."""
         data = sheet.data
         can_park = np.array([sheet.parks[s] < len(data.park_tracks[s]) - 1 for s in range(len(sheet.parks))])
@@ -271,17 +264,15 @@ class Evaluator:
             players = np.nonzero((kind == code) & allowed)[0]
             if not len(players):
                 continue
-            unique_writes, variant_of_write = np.unique(write_of[players], return_inverse=True)
-            u = unique_writes
+            here, at = street[players], house[players]
             if code == USE_PARK:
-                block = _spec(u_street[u], u_house[u], u_number[u], park=1)
-                args = np.column_stack([street[players], np.zeros((len(players), 2), np.int64)])
+                block = _spec(here, at, number[players], park=1)
+                args = np.column_stack([here, np.zeros((len(players), 2), np.int64)])
             else:
-                block = _spec(u_street[u], u_house[u], u_number[u], pool=u_house[u])
-                args = np.column_stack([street[players], house[players], np.zeros(len(players), np.int64)])
-            ids = new_variants(block)
-            rows = play_rows[players].copy()
-            rows[np.arange(len(players)), street[players]] = ids[variant_of_write]
+                block = _spec(here, at, number[players], pool=at)
+                args = np.column_stack([here, at, np.zeros(len(players), np.int64)])
+            rows = play_rows[players]
+            rows[np.arange(len(players)), here] = new_variants(block)
             table.add(rows, players, code, args, -1, 0, 0)
 
     @staticmethod
@@ -312,20 +303,17 @@ class Evaluator:
         ids = new_variants(_spec(keys[:, 0], keys[:, 1], keys[:, 2], bis_house=keys[:, 3],
                                  bis_number=keys[:, 4]))
         chosen = np.array(pairs, dtype=np.int64)
-        rows = play_rows[chosen[:, 0]].copy()
+        rows = play_rows[chosen[:, 0]]
         rows[np.arange(len(chosen)), chosen[:, 2]] = ids[chosen[:, 1]]
         table.add(rows, chosen[:, 0], USE_BIS, chosen[:, 2:5], -1, 0, 1)
 
     # ------------------------------------------------------------ summing up
     def _global(self, sheet, context, summary, variant_of, estate, temps, bis):
-        def total(part: np.ndarray) -> np.ndarray:
-            return part[variant_of].sum(axis=1)
         real_estate = np.tile(np.array(sheet.real_estate, dtype=np.int64), (len(variant_of), 1))
         chosen = estate >= 0
         real_estate[np.nonzero(chosen)[0], estate[chosen]] += 1
-        return global_features(self.layout, context, total(summary.completed), total(summary.unused),
-                               total(summary.open), total(summary.pools_built), total(summary.pools_possible),
-                               real_estate, sheet.temps + temps, sheet.n_bis + bis)
+        return global_features(self.layout, context, summary.counts[variant_of].sum(axis=1), real_estate,
+                               sheet.temps + temps, sheet.n_bis + bis)
 
     @staticmethod
     def _board_points(sheet, scored: Scored) -> np.ndarray:
@@ -352,10 +340,12 @@ def _bits(mask: int) -> list[int]:
 
 
 def _spec(street, house, number, fence=-1, park=0, pool=-1, bis_house=-1, bis_number=-1) -> np.ndarray:
-    """Variant spec rows (see the column names above) from broadcastable columns."""
-    columns = np.broadcast_arrays(*(np.asarray(c, dtype=np.int64) for c in
-                                    (street, house, number, fence, park, pool, bis_house, bis_number)))
-    return np.column_stack(columns).reshape(-1, 8)
+    """Variant spec rows (see the column names above) from columns and scalars."""
+    count = len(street)
+    spec = np.empty((count, 8), dtype=np.int64)
+    for column, value in enumerate((street, house, number, fence, park, pool, bis_house, bis_number)):
+        spec[:, column] = value
+    return spec
 
 
 def _apply(rows: StreetRows, spec: np.ndarray) -> StreetRows:

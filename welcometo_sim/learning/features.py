@@ -142,18 +142,36 @@ class StreetRows:
     park_points: np.ndarray  # (C, MAX_PARKS) exact park points after k parks
 
 
+_STATIC_ROWS: dict[tuple[int, int], tuple[object, np.ndarray, np.ndarray]] = {}
+
+
+def _static_rows(data, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pool houses (S, W) and park points after k parks (S, MAX_PARKS) of a
+    game's data, made once per data object (kept with them, so its id is not reused)."""
+    found = _STATIC_ROWS.get((id(data), width))
+    if found is None or found[0] is not data:
+        streets = len(data.street_houses)
+        pool_house = np.zeros((streets, width), dtype=bool)
+        park_points = np.zeros((streets, MAX_PARKS), dtype=np.int64)
+        for street in range(streets):
+            pool_house[street, list(data.pool_houses[street])] = True
+            track = data.park_tracks[street]
+            park_points[street] = [track[min(k, len(track) - 1)] for k in range(MAX_PARKS)]
+        if len(_STATIC_ROWS) > 64:
+            _STATIC_ROWS.clear()
+        found = _STATIC_ROWS[(id(data), width)] = (data, pool_house, park_points)
+    return found[1], found[2]
+
+
 def sheet_rows(sheet, width: int) -> StreetRows:
     """The streets of a Sheet, one row each, padded to `width` houses."""
     n_streets = len(sheet.numbers)
-    data = sheet.data
     numbers = np.full((n_streets, width), EMPTY, dtype=np.int64)
     rounds = np.ones((n_streets, width), dtype=bool)
     bis = np.zeros((n_streets, width), dtype=bool)
     fences = np.ones((n_streets, width - 1), dtype=bool)
     pools = np.zeros((n_streets, width), dtype=bool)
     used = np.zeros((n_streets, width), dtype=bool)
-    pool_house = np.zeros((n_streets, width), dtype=bool)
-    park_points = np.zeros((n_streets, MAX_PARKS), dtype=np.int64)
     for street, row in enumerate(sheet.numbers):
         n = len(row)
         numbers[street, :n] = [EMPTY if v is None else v for v in row]
@@ -161,10 +179,8 @@ def sheet_rows(sheet, width: int) -> StreetRows:
         bis[street, :n] = sheet.is_bis[street]
         fences[street, :n - 1] = sheet.fences[street]
         pools[street, :n] = sheet.pools[street]
-        used[street, :n] = [u != 0 for u in sheet.plan_use[street]]
-        pool_house[street, list(data.pool_houses[street])] = True
-        track = data.park_tracks[street]
-        park_points[street] = [track[min(k, len(track) - 1)] for k in range(MAX_PARKS)]
+        used[street, :n] = sheet.plan_use[street]
+    pool_house, park_points = _static_rows(sheet.data, width)
     return StreetRows(np.arange(n_streets), numbers, rounds, bis, fences, pools, used, pool_house,
                       np.array(sheet.parks, dtype=np.int64), park_points)
 
@@ -186,15 +202,17 @@ def _bounds(numbers: np.ndarray, roundabouts: np.ndarray) -> tuple[np.ndarray, n
     return low, high
 
 
+COMPLETED, UNUSED, OPEN = slice(0, 6), slice(6, 12), slice(12, 18)
+POOLS_BUILT, POOLS_POSSIBLE = 18, 19
+COUNTS = 20
+
+
 @dataclass
 class StreetSummary:
     """What the whole-sheet features need of each street state."""
 
-    completed: np.ndarray       # (C, 6) completed estates per size
-    unused: np.ndarray          # (C, 6) completed estates no plan uses, per size
-    open: np.ndarray            # (C, 6) fenced runs of that size still to finish
-    pools_built: np.ndarray     # (C,)
-    pools_possible: np.ndarray  # (C,) empty pool houses some number still fits
+    counts: np.ndarray          # (C, COUNTS): per estate size the completed estates, those no plan
+    #                             uses and the fenced runs still to finish; pools built, pools possible
     park_points: np.ndarray     # (C,) exact park points of the street
 
 
@@ -257,19 +275,16 @@ def street_features(rows: StreetRows, layout: Layout, turn: int) -> tuple[np.nda
     is_run = (length > 0) & ~has_round & (length <= 6)
     size_key = (np.arange(cells) // width) * 7 + np.where(is_run, length, 0)
     complete = is_run & (empties == 0)
-    completed = np.bincount(size_key, complete, minlength=count * 7).reshape(count, 7)[:, 1:]
-    unused = np.bincount(size_key, complete & ~has_used, minlength=count * 7).reshape(count, 7)[:, 1:]
     still_open = is_run & (empties > 0) & ~dead
-    open_runs = np.bincount(size_key, still_open, minlength=count * 7).reshape(count, 7)[:, 1:]
+    keys = np.concatenate([size_key[complete], size_key[complete & ~has_used] + count * 7,
+                           size_key[still_open] + count * 14])
+    by_size = np.bincount(keys, minlength=count * 21).reshape(3, count, 7)[:, :, 1:]
+    counts = np.empty((count, COUNTS), dtype=np.int64)
+    counts[:, :18] = by_size.transpose(1, 0, 2).reshape(count, 18)
     pool_here = rows.pool_house
-    summary = StreetSummary(
-        completed=completed.astype(np.int64), unused=unused.astype(np.int64),
-        open=open_runs.astype(np.int64),
-        pools_built=(rows.pools & pool_here).sum(axis=1),
-        pools_possible=(empty & pool_here & (room > 0)).sum(axis=1),
-        park_points=np.take_along_axis(rows.park_points, np.minimum(rows.parks, MAX_PARKS - 1)[:, None],
-                                       axis=1)[:, 0],
-    )
+    counts[:, POOLS_BUILT] = (rows.pools & pool_here).sum(axis=1)
+    counts[:, POOLS_POSSIBLE] = (empty & pool_here & (room > 0)).sum(axis=1)
+    summary = StreetSummary(counts, rows.park_points[np.arange(count), np.minimum(rows.parks, MAX_PARKS - 1)])
     features = np.concatenate([window_idx, gap_idx, run_idx, park_idx[:, None]], axis=1)
     return features, summary
 
@@ -290,67 +305,71 @@ class SheetContext:
     data: object            # GameData
 
 
-def global_features(layout: Layout, context: SheetContext, completed: np.ndarray, unused: np.ndarray,
-                    open_runs: np.ndarray, pools_built: np.ndarray, pools_possible: np.ndarray,
-                    real_estate: np.ndarray, temps: np.ndarray, n_bis: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
+GLOBAL_COLUMNS = 12
+"""Whole-sheet features a state has besides its plans: 6 estate sizes, pools,
+temps, bis, bias, refusals, roundabouts (then one per plan deck)."""
+
+
+def global_features(layout: Layout, context: SheetContext, counts: np.ndarray, real_estate: np.ndarray,
+                    temps: np.ndarray, n_bis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Feature indices (C, G) of whole-sheet facts and the exact points (C,)
     they stand for (estates, pools, penalties, plans kept and claimable now).
-    Arguments are per-candidate arrays (C rows), summed over the streets."""
-    count = completed.shape[0]
+    Arguments are per-candidate arrays (C rows); `counts` are the street
+    summaries' counts summed over the streets."""
+    count = counts.shape[0]
     data = context.data
     phase = phase_of(context.turn)
-    crossed = np.minimum(real_estate, 4)
-    estate_index = ((np.arange(6)[None, :] * 5 + crossed) * 7 + np.minimum(completed, 6)) * 5 \
-        + np.minimum(open_runs, 4)
-    scalar = (layout.offset("bias") + phase,
-              layout.offset("refusals") + (phase * 4 + min(context.refusals, 3)) * 4
-              + min(context.opponent_refusals, 3),
-              layout.offset("roundabouts") + phase * 3 + min(context.roundabouts, 2))
-    relative = np.clip(temps - context.opponent_temps, -3, 3) + 3
-    columns = [
-        layout.offset("estate") + estate_index,
-        (layout.offset("pools") + (phase * 10 + np.minimum(pools_built, 9)) * 7
-         + np.minimum(pools_possible, 6))[:, None],
-        (layout.offset("temps") + (phase * 12 + np.minimum(temps, 11)) * 7 + relative)[:, None],
-        (layout.offset("bis") + phase * 10 + np.minimum(n_bis, 9))[:, None],
-        np.tile(np.array(scalar, dtype=np.int64), (count, 1)),
-    ]
+    completed, unused, open_runs = counts[:, COMPLETED], counts[:, UNUSED], counts[:, OPEN]
+    pools_built, pools_possible = counts[:, POOLS_BUILT], counts[:, POOLS_POSSIBLE]
+    index = np.empty((count, GLOBAL_COLUMNS + len(context.plans)), dtype=np.int64)
+    index[:, :6] = layout.offset("estate") + (((_SIZES * 5 + np.minimum(real_estate, 4)) * 7
+                                               + np.minimum(completed, 6)) * 5 + np.minimum(open_runs, 4))
+    index[:, 6] = (layout.offset("pools") + (phase * 10 + np.minimum(pools_built, 9)) * 7
+                   + np.minimum(pools_possible, 6))
+    index[:, 7] = (layout.offset("temps") + (phase * 12 + np.minimum(temps, 11)) * 7
+                   + np.clip(temps - context.opponent_temps, -3, 3) + 3)
+    index[:, 8] = layout.offset("bis") + phase * 10 + np.minimum(n_bis, 9)
+    index[:, 9] = layout.offset("bias") + phase
+    index[:, 10] = (layout.offset("refusals") + (phase * 4 + min(context.refusals, 3)) * 4
+                    + min(context.opponent_refusals, 3))
+    index[:, 11] = layout.offset("roundabouts") + phase * 3 + min(context.roundabouts, 2)
 
     estate_values = _estate_values(data)
-    points = (completed * estate_values[np.arange(6)[None, :], np.minimum(real_estate, 5)]).sum(axis=1)
+    points = (completed * estate_values[_SIZES, np.minimum(real_estate, 5)]).sum(axis=1)
     pool_track = np.asarray(data.pool_track)
     bis_track = np.asarray(data.bis_track)
-    points = points + pool_track[np.minimum(pools_built, len(pool_track) - 1)] \
-        - bis_track[np.minimum(n_bis, len(bis_track) - 1)]
-    points = points + (context.plan_points
-                       - data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
-                       - data.refusal_track[min(context.refusals, len(data.refusal_track) - 1)])
+    points += pool_track[np.minimum(pools_built, len(pool_track) - 1)]
+    points -= bis_track[np.minimum(n_bis, len(bis_track) - 1)]
+    points += (context.plan_points
+               - data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
+               - data.refusal_track[min(context.refusals, len(data.refusal_track) - 1)])
 
     plan_base = layout.offset("plans")
     for deck, spec in enumerate(context.plans):
+        column = GLOBAL_COLUMNS + deck
         plan_index = layout.plan_index.get(spec.id)
-        progress = 0
-        if context.plan_done[deck]:
-            status = 0
-        else:
-            status = 1 if context.plan_high[deck] else 2
-            if spec.kind == "estates":
-                need = _needs(spec.estates)
-                covered = np.minimum(need, unused).sum(axis=1)
-                reachable = np.minimum(need, unused + open_runs).sum(axis=1)
-                progress = np.minimum(covered, 6) * 7 + np.minimum(reachable, 6)
-                if not spec.estate_filter:
-                    value = spec.points[0] if context.plan_high[deck] else spec.points[1]
-                    points = points + np.where(covered == len(spec.estates), value, 0)
         if plan_index is None:
-            columns.append(np.zeros((count, 1), dtype=np.int64))
-        else:
-            index = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS + progress
-            columns.append(np.broadcast_to(np.asarray(index, dtype=np.int64), (count,))[:, None])
-    return np.concatenate(columns, axis=1), points
+            index[:, column] = 0
+            continue
+        if context.plan_done[deck]:
+            index[:, column] = plan_base + plan_index * PLAN_STATUS * PLAN_PROGRESS
+            continue
+        status = 1 if context.plan_high[deck] else 2
+        start = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
+        if spec.kind != "estates":
+            index[:, column] = start
+            continue
+        need = _needs(spec.estates)
+        covered = np.minimum(need, unused).sum(axis=1)
+        reachable = np.minimum(need, unused + open_runs).sum(axis=1)
+        index[:, column] = start + np.minimum(covered, 6) * 7 + np.minimum(reachable, 6)
+        if not spec.estate_filter:
+            points += np.where(covered == len(spec.estates), spec.points[0] if context.plan_high[deck]
+                               else spec.points[1], 0)
+    return index, points
 
 
+_SIZES = np.arange(6)[None, :]
 _ESTATE_VALUES: dict[tuple, np.ndarray] = {}
 _NEEDS: dict[tuple, np.ndarray] = {}
 
