@@ -225,15 +225,23 @@ def sealed_variant(variant: Variant) -> Variant:
 def match_option(answer: Any, options: list) -> int:
     """The index in `options` of the option `answer` names, else -1.
 
-    An answer names an option when it is of the option's exact type (a Play,
-    an Effect, a plain tuple, an int; None for the trailing None) and equal to
-    it field by field, each field a plain int, bool, str or None (numpy
+    `options` are the game's own, all of one type (a Play, an Effect, a
+    tuple, an int) but for a trailing None. An answer names an option when
+    it is of that exact type (None for the trailing None) and equal to it
+    field by field, each field a plain int, bool, str or None (numpy
     integers count as ints). Only built-in comparisons run: no `__eq__` of
     the strategy's is ever called, and a subclass never matches."""
     if answer is None:
         return len(options) - 1 if options and options[-1] is None else -1
     kind = type(answer)
-    if kind is Play or kind is Effect or kind is tuple:
+    expected = type(options[0]) if options else None
+    if kind is not expected:
+        if expected is not int:
+            return -1
+        answer = plain_value(answer)  # a numpy integer for an int option
+        if type(answer) is not int:
+            return -1
+    elif kind is not int:
         for value in answer:
             t = type(value)
             if not (t is int or t is bool or t is str or value is None):
@@ -241,16 +249,11 @@ def match_option(answer: Any, options: list) -> int:
                 if answer is None:
                     return -1
                 break
-    else:
-        answer = plain_value(answer)
-        if answer is None:
-            return -1
-        kind = type(answer)
     try:
         index = options.index(answer)
     except ValueError:
         return -1
-    return index if type(options[index]) is kind else -1
+    return index if type(options[index]) is expected else -1
 
 
 def _plain_tuple(answer: tuple) -> tuple | None:
