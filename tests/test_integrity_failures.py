@@ -250,3 +250,24 @@ def test_a_strategy_error_with_two_workers_is_one_line_on_the_real_stderr(tmp_pa
     assert proc.returncode == 3
     assert len(proc.stderr.splitlines()) == 1, proc.stderr
     assert "raised RuntimeError: gave up in choose_play" in proc.stderr
+
+
+def test_a_dead_worker_in_an_in_memory_run_keeps_the_games_in_order(tmp_path, bots):
+    """compare, plans, sweep and tune take their chunks in game order."""
+    from welcometo_sim.api import resolve_spec
+    from welcometo_sim.sim.results import to_frame
+    from welcometo_sim.sim.runner import run_chunks
+
+    def played(how: str, jobs: int):
+        spec = resolve_spec(config(tmp_path, bots, how), games=10, seed=11, jobs=jobs, chunk_size=3,
+                            on_error="skip")
+        errors = []
+        columns, _ = run_chunks(spec, on_chunk=lambda chunk: errors.extend(chunk.errors))
+        return to_frame(columns), pd.DataFrame(errors).sort_values("game", ignore_index=True)
+
+    expected, expected_errors = played("raise", 1)
+    frame, errors = played("os_exit", 2)
+    assert len(expected_errors) > 0
+    assert_frame_equal(frame, expected)
+    assert list(errors["game"]) == list(expected_errors["game"])
+    assert (errors["message"] == "crashed its worker process (exit code 3) in choose_play").all()
