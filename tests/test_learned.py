@@ -16,7 +16,8 @@ from welcometo_sim.learning.evaluator import Evaluator
 from welcometo_sim.learning.features import (COMPLETED, MAX_NUMBER, OPEN, POOLS_BUILT, POOLS_POSSIBLE, WINDOW_STATES, sheet_rows, street_features,
                                              window_phase_of, phase_of)
 from welcometo_sim.learning.model import ModelError, ValueModel, layout_for
-from welcometo_sim.learning.train import (TrainSettings, evaluate, load_state, new_state, td_targets, train)
+from welcometo_sim.learning.train import (TrainingError, TrainSettings, evaluate, load_state, new_state,
+                                          td_targets, train)
 from welcometo_sim.rules.data import DEFAULT_DATA
 from welcometo_sim.rules.effects import apply_effect, apply_play
 from welcometo_sim.rules.game import Game, Seat
@@ -211,6 +212,43 @@ def test_training_is_the_same_for_any_jobs_and_after_a_resume(tmp_path):
     saved = ValueModel.load(tmp_path / "one" / "weights.npz")
     assert saved.meta["games"] == 16 and saved.meta["seed"] == 4 and saved.meta["family"] == "solo"
     assert np.allclose(saved.weights, one.weights.astype(np.float32))
+
+
+def test_a_learning_rate_schedule_is_part_of_the_settings_and_of_the_reproduction_command(tmp_path):
+    state = new_state(settings(rate_after=((8, 0.1),)))
+    assert [state.settings.rate_at(g) for g in (0, 7, 8, 100)] == [0.3, 0.3, 0.1, 0.1]
+    state = train(state, games=8, seconds=None, jobs=1, folder=tmp_path, command="first")
+    later = load_state(tmp_path).with_rates_after(((16, 0.05),))
+    assert later.settings.rate_after == ((8, 0.1), (16, 0.05))
+    with pytest.raises(TrainingError):
+        later.with_rates_after(((0, 0.2),))   # games already played keep their rate
+    command = later.reproduce("configs/solo.yaml", tmp_path)
+    assert command.startswith("wtsim train configs/solo.yaml --out ") and "--games 8 --seed 4" in command
+    assert command.endswith("--rate-after 8:0.1 --rate-after 16:0.05")
+    assert load_state(tmp_path).commands == ["first"]
+
+
+def test_an_interrupted_training_keeps_its_finished_rounds(tmp_path, monkeypatch):
+    import welcometo_sim.learning.train as training
+
+    rounds = []
+    real = training.play_shard
+
+    def stopping(*args):
+        if len(rounds) == 4:   # two rounds of two shards played: interrupt the third
+            raise KeyboardInterrupt
+        rounds.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(training, "play_shard", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        train(new_state(settings(eval_every=40)), games=40, seconds=None, jobs=1, folder=tmp_path, command="t")
+    monkeypatch.setattr(training, "play_shard", real)
+    kept = load_state(tmp_path)
+    assert kept.games == 16
+    straight = train(new_state(settings(eval_every=40)), games=16, seconds=None, jobs=1, folder=tmp_path / "s",
+                     command="t")
+    assert np.array_equal(kept.weights, straight.weights)
 
 
 def test_a_short_training_measurably_improves_on_the_untrained_start(tmp_path):

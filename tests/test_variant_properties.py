@@ -586,16 +586,18 @@ def test_solo_card_comes_up_in_the_bottom_half():
 
 @pytest.mark.parametrize("name", CONFIG_NAMES)
 def test_no_strategy_answers_illegally(name):
-    """`random` and `greedy` never raise StrategyError, in any variant."""
+    """`random`, `greedy` and `learned` never raise StrategyError, in any variant."""
     spec = spec_of(name)
     n = len(spec.players)
     greedy = parse_strategy("greedy")
     random = parse_strategy("random", {"roundabout_rate": 0.3})
+    learned = parse_strategy("learned", {"temperature": 2.0})
     lineups = [
         [Seat(f"r{i}", random.id, random) for i in range(n)],
         [Seat(f"g{i}", greedy.id, greedy) for i in range(n)],
+        [Seat(f"l{i}", learned.id, learned) for i in range(n)],
     ]
-    for lineup, seeds in zip(lineups, (range(6), range(1))):
+    for lineup, seeds in zip(lineups, (range(6), range(1), range(2))):
         for seed in seeds:
             try:
                 result = play_game(spec.variant, lineup, 1000 + seed, spec.plans, record=True)

@@ -15,6 +15,17 @@ from .learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingErr
                              new_state, train)
 
 
+def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
+    steps = []
+    for value in values:
+        games, _, rate = value.partition(":")
+        try:
+            steps.append((int(games), float(rate)))
+        except ValueError:
+            fail(f"--rate-after {value!r}: expected GAMES:RATE, e.g. 20000:0.1")
+    return tuple(steps)
+
+
 def _budget(games: int | None, seconds: float | None) -> None:
     if games is None and seconds is None:
         fail("give a budget: --games N (training games in all) and/or --seconds S")
@@ -38,6 +49,8 @@ def _budget(games: int | None, seconds: float | None) -> None:
               help="Games each shard plays per round.")
 @click.option("--rate", type=float, default=0.3, show_default=True,
               help="Learning rate (a state's value moves this share of its TD error).")
+@click.option("--rate-after", "rate_after", multiple=True, metavar="GAMES:RATE",
+              help="From GAMES training games on, learn at RATE (repeatable; may be added on --resume).")
 @click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
 @click.option("--eval-every", type=click.IntRange(min=1), default=2000, show_default=True,
               help="Training games between two points of the learning curve.")
@@ -46,7 +59,8 @@ def _budget(games: int | None, seconds: float | None) -> None:
 @click.option("--resume", is_flag=True, help="Continue the training in --out from its checkpoint.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
-                  shards: int, round_games: int, rate: float, trace_decay: float, eval_every: int,
+                  shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
+                  eval_every: int,
                   eval_games: int, resume: bool, quiet: bool) -> None:
     """Train a `learned` model by self-play on CONFIG's variant and player count.
 
@@ -60,6 +74,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     wtsim train configs/base.yaml --out training/base --games 40000 --jobs 2 --resume
     """
     _budget(games, seconds)
+    steps = _rate_steps(rate_after)
     folder = Path(out)
     if not str(out).strip():
         fail("--out: give a folder name")
@@ -70,14 +85,17 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                 spec = load_config(config)
                 if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
                     fail(f"--resume: {config} is not the variant and player count {folder} was trained on")
+            state = state.with_rates_after(steps)
         else:
             if (folder / CHECKPOINT).exists():
                 fail(f"{folder} already holds a training: add --resume to continue it, or choose another --out")
             spec = load_config(config)
             settings = TrainSettings(variant=spec.variant.to_record(), players=len(spec.players), seed=seed,
-                                     rate=rate, trace_decay=trace_decay, shards=shards, round_games=round_games,
+                                     rate=rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
+                                     round_games=round_games,
                                      eval_every=eval_every, eval_games=eval_games)
             state = new_state(settings)
+            state.config = config or ""
     except (TrainingError, ConfigError) as exc:
         fail(str(exc))
     total = games if games is not None else state.games
@@ -95,6 +113,12 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                       progress=progress, code_version=__version__)
     except TrainingError as exc:
         fail(str(exc))
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        click.echo(f"wtsim: training stopped after {state.games} games; the checkpoint keeps them: "
+                   f"continue with --resume --out {folder}", err=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
@@ -103,3 +127,4 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                f"mean {last['mean_score']:.1f} [{last['ci_low']:.1f}, {last['ci_high']:.1f}], "
                f"{last['refusal_end_share']:.0%} of games ended on refusals")
     click.echo(f"{folder / WEIGHTS}, {folder / CURVE}, {folder / CURVE_PLOT}")
+    click.echo(f"the same weights from scratch: {state.reproduce(state.config, folder)}")

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -45,6 +45,8 @@ CHECKPOINT = "checkpoint.npz"
 WEIGHTS = "weights.npz"
 CURVE = "curve.csv"
 CURVE_PLOT = "curve.png"
+CHECKPOINT_SECONDS = 300.0
+"""A checkpoint at least this often (wall time) between evaluation points."""
 CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns")
 
 
@@ -60,6 +62,8 @@ class TrainSettings:
     players: int
     seed: int
     rate: float = 0.3
+    rate_after: tuple[tuple[int, float], ...] = ()
+    """Later learning rates: (from this many games on, rate), in order."""
     trace_decay: float = 0.5
     shards: int = 2
     round_games: int = 20
@@ -69,8 +73,13 @@ class TrainSettings:
     def check(self) -> None:
         if self.players < 1:
             raise TrainingError("training needs at least one player")
-        if not 0 < self.rate <= 10:
-            raise TrainingError(f"--rate must be in (0, 10], got {self.rate}")
+        for rate in (self.rate, *(r for _, r in self.rate_after)):
+            if not 0 < rate <= 10:
+                raise TrainingError(f"a learning rate must be in (0, 10], got {rate}")
+        starts = [games for games, _ in self.rate_after]
+        if starts != sorted(set(starts)) or any(g % (self.shards * self.round_games) for g in starts):
+            raise TrainingError(f"--rate-after game counts must increase and be multiples of shards x round "
+                                f"games ({self.shards * self.round_games}), got {starts}")
         if not 0 <= self.trace_decay <= 1:
             raise TrainingError(f"--trace-decay must be in [0, 1], got {self.trace_decay}")
         for name in ("shards", "round_games", "eval_every", "eval_games"):
@@ -81,6 +90,15 @@ class TrainSettings:
                                 f"({self.shards * self.round_games})")
 
 
+    def rate_at(self, games: int) -> float:
+        """The learning rate of the round that starts after `games` training games."""
+        rate = self.rate
+        for start, later in self.rate_after:
+            if games >= start:
+                rate = later
+        return rate
+
+
 @dataclass
 class TrainingState:
     settings: TrainSettings
@@ -88,6 +106,31 @@ class TrainingState:
     games: int = 0
     seconds: float = 0.0
     curve: list[dict] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    """Every invocation that trained these weights, in order."""
+    config: str = ""
+    """The config file the training started from ("": the bundled default)."""
+
+    def with_rates_after(self, steps: tuple[tuple[int, float], ...]) -> "TrainingState":
+        """The same training with later learning-rate steps added (from the
+        games already played on); the rounds played keep their rates."""
+        for start, _ in steps:
+            if start < self.games:
+                raise TrainingError(f"--rate-after {start}: {self.games} games are already played")
+        settings = replace(self.settings, rate_after=self.settings.rate_after + tuple(steps))
+        settings.check()
+        return replace(self, settings=settings)
+
+    def reproduce(self, config: str, folder: Path) -> str:
+        """One command that trains the same weights from scratch."""
+        s = self.settings
+        words = ["wtsim", "train", *([config] if config else []), "--out", str(folder), "--games", str(self.games), "--seed", str(s.seed),
+                 "--rate", f"{s.rate:g}", "--trace-decay", f"{s.trace_decay:g}", "--shards", str(s.shards),
+                 "--round-games", str(s.round_games), "--eval-every", str(s.eval_every),
+                 "--eval-games", str(s.eval_games)]
+        for start, rate in s.rate_after:
+            words += ["--rate-after", f"{start}:{rate:g}"]
+        return " ".join(words)
 
 
 # ------------------------------------------------------------------ games
@@ -176,18 +219,22 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
           folder: Path, command: str, progress: Callable[[int, int], None] | None = None,
           code_version: str = "") -> TrainingState:
     """Train until `games` training games in all, or `seconds` more seconds,
-    whichever comes first; checkpoint after every evaluation point."""
+    whichever comes first; checkpoint after every evaluation point, every
+    `CHECKPOINT_SECONDS`, and on Ctrl-C or SIGTERM (then KeyboardInterrupt
+    is raised again, the checkpoint holding every finished round)."""
     from joblib import Parallel, delayed
 
     from ..sim.runner import game_seeds
 
     settings = state.settings
+    state.commands.append(command)
     variant = variant_from_record(settings.variant)
     layout = layout_for(variant.data)
     layout_args = (layout.street_houses, layout.plan_ids)
     if state.weights.shape != (layout.size,):
         raise TrainingError("the checkpoint's weights do not fit this code's feature layout")
     per_round = settings.shards * settings.round_games
+    _pyplot()  # imported now, not in a save an interrupt may cut short
     started = time.monotonic()
     start_seconds = state.seconds
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
@@ -195,23 +242,38 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
         if not state.curve:
             _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
             _save(state, folder, layout, command, code_version)
-        while games is None or state.games < games:
-            if seconds is not None and time.monotonic() - started >= seconds:
-                break
-            seeds = game_seeds(settings.seed, state.games, state.games + per_round)
-            shards = [seeds[i::settings.shards] for i in range(settings.shards)]
-            changes = parallel(delayed(play_shard)(state.weights, layout_args, variant, settings.players,
-                                                   shard, settings.rate, settings.trace_decay)
-                               for shard in shards)
-            for changed, delta in changes:
-                state.weights[changed] += delta
-            state.games += per_round
+        done = (state.weights, state.games)
+        saved_at = time.monotonic()
+        try:
+            while games is None or state.games < games:
+                if seconds is not None and time.monotonic() - started >= seconds:
+                    break
+                seeds = game_seeds(settings.seed, state.games, state.games + per_round)
+                shards = [seeds[i::settings.shards] for i in range(settings.shards)]
+                changes = parallel(delayed(play_shard)(state.weights, layout_args, variant, settings.players,
+                                                       shard, settings.rate_at(state.games),
+                                                       settings.trace_decay)
+                                   for shard in shards)
+                weights = state.weights.copy()
+                for changed, delta in changes:
+                    weights[changed] += delta
+                done = (weights, state.games + per_round)  # one store: an interrupt sees all or nothing
+                state.weights, state.games = done
+                state.seconds = start_seconds + time.monotonic() - started
+                if progress is not None:
+                    progress(state.games, per_round)
+                if state.games % settings.eval_every == 0:
+                    _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
+                    _save(state, folder, layout, command, code_version)
+                    saved_at = time.monotonic()
+                elif time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
+                    _save(state, folder, layout, command, code_version)
+                    saved_at = time.monotonic()
+        except KeyboardInterrupt:
+            state.weights, state.games = done
             state.seconds = start_seconds + time.monotonic() - started
-            if progress is not None:
-                progress(state.games, per_round)
-            if state.games % settings.eval_every == 0:
-                _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
-                _save(state, folder, layout, command, code_version)
+            _save(state, folder, layout, command, code_version, plot=False)
+            raise
     if not state.curve or state.curve[-1]["games"] != state.games:
         _save(state, folder, layout, command, code_version)
     return state
@@ -235,31 +297,43 @@ def _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds
 
 
 # ------------------------------------------------------------- the folder
-def _save(state: TrainingState, folder: Path, layout, command: str, code_version: str) -> None:
+def _save(state: TrainingState, folder: Path, layout, command: str, code_version: str,
+          plot: bool = True) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     settings = asdict(state.settings)
     partial = folder / (CHECKPOINT + ".partial")
     with open(partial, "wb") as handle:
         np.savez_compressed(handle, weights=state.weights,
                             state=np.array(json.dumps({"settings": settings, "games": state.games,
-                                                       "seconds": state.seconds, "curve": state.curve})))
+                                                       "seconds": state.seconds, "curve": state.curve,
+                                                       "commands": state.commands, "config": state.config})))
     partial.replace(folder / CHECKPOINT)
-    meta = {"command": command, "seed": state.settings.seed, "games": state.games,
+    meta = {"command": state.commands[0] if state.commands else command, "commands": state.commands,
+            "seed": state.settings.seed, "games": state.games,
             "code_version": code_version, "variant": state.settings.variant, "players": state.settings.players,
+            "reproduce": state.reproduce(state.config, folder),
             "training": settings, "family": "solo" if state.settings.variant.get("solo") else "base"}
     ValueModel(layout, state.weights, meta).save(folder / WEIGHTS)
-    _write_curve(state.curve, folder)
+    _write_curve(state.curve, folder, plot)
 
 
-def _write_curve(curve: list[dict], folder: Path) -> None:
-    lines = [",".join(CURVE_COLUMNS)]
-    lines += [",".join(str(row[c]) for c in CURVE_COLUMNS) for row in curve]
-    (folder / CURVE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+def _pyplot():
+    """matplotlib's pyplot on the file backend, or None without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def _write_curve(curve: list[dict], folder: Path, plot: bool = True) -> None:
+    lines = [",".join(CURVE_COLUMNS)]
+    lines += [",".join(str(row[c]) for c in CURVE_COLUMNS) for row in curve]
+    (folder / CURVE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    plt = _pyplot() if plot else None
+    if plt is None:
         return
     games = [row["games"] for row in curve]
     figure, axis = plt.subplots(figsize=(7, 4))
@@ -285,10 +359,13 @@ def load_state(folder: Path) -> TrainingState:
         with np.load(path, allow_pickle=False) as archive:
             weights = np.array(archive["weights"], dtype=np.float64)
             saved = json.loads(str(archive["state"]))
-        settings = TrainSettings(**saved["settings"])
+        fields = dict(saved["settings"])
+        fields["rate_after"] = tuple((int(g), float(r)) for g, r in fields.get("rate_after", ()))
+        settings = TrainSettings(**fields)
     except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
         raise TrainingError(f"{path}: not a readable checkpoint ({type(exc).__name__})") from None
-    return TrainingState(settings, weights, int(saved["games"]), float(saved["seconds"]), list(saved["curve"]))
+    return TrainingState(settings, weights, int(saved["games"]), float(saved["seconds"]), list(saved["curve"]),
+                         [str(c) for c in saved.get("commands", [])], str(saved.get("config", "")))
 
 
 __all__ = ["TrainSettings", "TrainingState", "TrainingError", "ModelError", "train", "new_state", "load_state",
