@@ -45,7 +45,7 @@ CHUNK_FORMAT = "welcometo-sim/chunk/1"
 OWNED_FILES = (MANIFEST_FILE, CONFIG_FILE, *(f"{TABLE_STEM}.{fmt}" for fmt in FORMATS), RECORDS_FILE,
                ERRORS_FILE)
 """The files of a run folder that a run writes (and may delete when it starts over)."""
-CHUNK_FILE = re.compile(r"\.?\d+-\d+(\.parquet|\.csv|\.records\.jsonl|\.errors\.jsonl|\.json)(\.tmp)?")
+CHUNK_FILE = re.compile(r"\.{0,2}\d+-\d+(\.parquet|\.csv|\.records\.jsonl|\.errors\.jsonl|\.json)(\.tmp)?")
 """The names of the files a run writes in chunks/ (temporary names included)."""
 
 
