@@ -20,8 +20,8 @@ import numpy as np
 
 from ..rules.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
 from ..rules.effects import Effect, Play, apply_effect, apply_play, effect
-from .features import (Layout, SheetContext, StreetRows, global_features, sheet_rows, street_features,
-                       take_rows)
+from .features import (Layout, SheetContext, StreetRows, static_rows, global_features, sheet_rows,
+                       street_features, take_rows)
 
 KINDS = (None, SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, BIS)
 """Effect kinds by code (0: no effect use)."""
@@ -256,10 +256,9 @@ class Evaluator:
         """Landscaper (a park on the written street) and pool (the written pool house)."""
         data = sheet.data
         can_park = np.array([sheet.parks[s] < len(data.park_tracks[s]) - 1 for s in range(len(sheet.parks))])
-        pool_open = np.zeros((len(sheet.pools), 64), dtype=bool)
-        for s, houses in enumerate(data.pool_houses):
-            for h in houses:
-                pool_open[s, h] = not sheet.pools[s][h]
+        width = max(data.street_houses)
+        pool_open = static_rows(data, width)[0] & ~np.array([row + [False] * (width - len(row))
+                                                              for row in sheet.pools])
         for code, allowed in ((USE_PARK, can_park[street]), (USE_POOL, pool_open[street, house])):
             players = np.nonzero((kind == code) & allowed)[0]
             if not len(players):

@@ -40,6 +40,8 @@ EMPTY = -1
 ROOM_BUCKETS = np.array([0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6], dtype=np.int64)
 """Bucket of an empty house by the count of numbers that still fit it (0..18)."""
 WRITTEN, POOLED, BIS_CODE, ROUNDABOUT_CODE = 7, 8, 9, 10
+_BUILT_CODES = np.array([WRITTEN, POOLED, BIS_CODE, BIS_CODE] + [ROUNDABOUT_CODE] * 4, dtype=np.int64)
+"""Code of a house that is not empty, by roundabout * 4 + bis * 2 + pool built."""
 N_CODES = 11
 WINDOW_SIZE = 3
 WINDOW_STATES = N_CODES ** WINDOW_SIZE * 4
@@ -145,7 +147,7 @@ class StreetRows:
 _STATIC_ROWS: dict[tuple[int, int], tuple[object, np.ndarray, np.ndarray]] = {}
 
 
-def _static_rows(data, width: int) -> tuple[np.ndarray, np.ndarray]:
+def static_rows(data, width: int) -> tuple[np.ndarray, np.ndarray]:
     """Pool houses (S, W) and park points after k parks (S, MAX_PARKS) of a
     game's data, made once per data object (kept with them, so its id is not reused)."""
     found = _STATIC_ROWS.get((id(data), width))
@@ -180,7 +182,7 @@ def sheet_rows(sheet, width: int) -> StreetRows:
         fences[street, :n - 1] = sheet.fences[street]
         pools[street, :n] = sheet.pools[street]
         used[street, :n] = sheet.plan_use[street]
-    pool_house, park_points = _static_rows(sheet.data, width)
+    pool_house, park_points = static_rows(sheet.data, width)
     return StreetRows(np.arange(n_streets), numbers, rounds, bis, fences, pools, used, pool_house,
                       np.array(sheet.parks, dtype=np.int64), park_points)
 
@@ -225,9 +227,8 @@ def street_features(rows: StreetRows, layout: Layout, turn: int) -> tuple[np.nda
     empty = (numbers < 0) & ~rounds
     low, high = _bounds(numbers, rounds)
     room = np.where(empty, np.clip(high - low - 1, 0, MAX_NUMBER + 1), 0)
-    code = np.where(empty, ROOM_BUCKETS[room],
-                    np.where(rounds, ROUNDABOUT_CODE,
-                             np.where(rows.bis, BIS_CODE, np.where(rows.pools, POOLED, WRITTEN))))
+    built = _BUILT_CODES[rounds * 4 + rows.bis * 2 + rows.pools]
+    code = np.where(empty, ROOM_BUCKETS[room], built)
     street = rows.street
     phase = phase_of(turn)
 
