@@ -29,6 +29,8 @@ EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "bis": ("street", "house", "number"),
 }
 TRUCK_DIRECTIONS = ("left", "right")
+EVENTS = ("deck-reshuffled", "plan-reshuffle", "solo-card")
+END_REASONS = ("refusals", "plans", "houses", "deck")
 KIND_NAMES = {int: "an integer", bool: "true or false", str: "a string", list: "a list", dict: "an object"}
 _MISSING = object()
 
@@ -126,14 +128,20 @@ def check_record(record: Any) -> None:
         _field(plan, "id", str, at)
         if "points" in plan:
             _int_list(plan["points"], 2, f"{at}.points")
-    for at, turn in _objects(record, "turns", ""):
-        _check_turn(turn, at, len(players), expert)
+    turns = _objects(record, "turns", "")
+    for number, (at, turn) in enumerate(turns, start=1):
+        _check_turn(turn, at, len(players), expert, number)
     end = _field(record, "end", dict, "")
-    _field(end, "turn", int, "end")
+    last = _field(end, "turn", int, "end")
+    if last != len(turns):
+        _fail("end.turn", f"must be the last turn played ({len(turns)}), got {last}")
     for i, reason in enumerate(_field(end, "reasons", list, "end")):
-        _value(reason, str, f"end.reasons[{i}]")
-    for at, entry in _objects(record, "final", ""):
-        _field(entry, "seat", int, at)
+        if _value(reason, str, f"end.reasons[{i}]") not in END_REASONS:
+            _fail(f"end.reasons[{i}]", f"unknown end reason {_short(reason)} (known: {', '.join(END_REASONS)})")
+    for seat, (at, entry) in enumerate(_objects(record, "final", "")):
+        if _field(entry, "seat", int, at) != seat:
+            _fail(f"{at}.seat", f"must be {seat} (the final block lists the seats in order), "
+                                f"got {_short(entry['seat'])}")
         _field(entry, "rank", int, at)
         score = _field(entry, "score", dict, at)
         _field(score, "total", int, f"{at}.score")
@@ -153,10 +161,13 @@ def _check_variant(variant: dict) -> bool:
     return variant.get("expert") is True
 
 
-def _check_turn(turn: dict, path: str, n_players: int, expert: bool) -> None:
-    _field(turn, "turn", int, path)
+def _check_turn(turn: dict, path: str, n_players: int, expert: bool, number: int) -> None:
+    if _field(turn, "turn", int, path) != number:
+        _fail(f"{path}.turn", f"must be {number} (turns are numbered from 1, one after the other), "
+                              f"got {turn['turn']}")
     for i, event in enumerate(_field(turn, "events", list, path)):
-        _value(event, str, f"{path}.events[{i}]")
+        if _value(event, str, f"{path}.events[{i}]") not in EVENTS:
+            _fail(f"{path}.events[{i}]", f"unknown event {_short(event)} (known: {', '.join(EVENTS)})")
     if expert:
         hands = _field(turn, "hands", list, path)
         if len(hands) != n_players:
@@ -186,6 +197,7 @@ def _check_action(action: dict, path: str, n_cards: int) -> None:
         effect = _field(action, "effect", dict, path, nullable=True)
         if effect is not None:
             _check_effect(effect, f"{path}.effect")
+    _field(action, "reshuffle", bool, path, optional=True)
     for at, claim in _objects(action, "plans", path):
         deck = _field(claim, "deck", int, at)
         if deck not in (1, 2, 3):

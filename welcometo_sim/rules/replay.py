@@ -150,12 +150,14 @@ def replay(record: dict, until_turn: int | None = None) -> ReplayState:
     board = variant.rules
     state = ReplayState(variant, _plans(record, variant),
                         [Sheet(variant.data, board.new_state(variant.data)) for _ in record["players"]])
+    asked = False
     for index, turn in enumerate(record["turns"]):
         if until_turn is not None and turn["turn"] > until_turn:
             break
         state.turn = turn["turn"]
+        _check_plan_reshuffle(turn, f"turns[{index}]", asked)
         try:
-            _replay_turn(state, turn, board)
+            asked = _replay_turn(state, turn, board, f"turns[{index}]")
         except RecordFormatError:
             raise
         except ReplayError as exc:
@@ -166,13 +168,43 @@ def replay(record: dict, until_turn: int | None = None) -> ReplayState:
     return state
 
 
-def _replay_turn(state: ReplayState, turn: dict, board) -> None:
+def _replay_turn(state: ReplayState, turn: dict, board, path: str) -> bool:
+    """Replay one turn; True when a seat asked for the plan reshuffle in it."""
     if "solo-card" in turn["events"]:
         solo_card_came_up(state.first_turn, state.turn)
-    for action in turn["actions"]:
+    no_plan_yet = all(first is None for first in state.first_turn)
+    asked = False
+    for index, action in enumerate(turn["actions"]):
         apply_action(state, seat_offers(turn, action["seat"], state.variant), action)
+        if action.get("reshuffle") is True:
+            _check_reshuffle(state, action, no_plan_yet, f"{path}.actions[{index}].reshuffle")
+            asked = True
     settle_plans(state.sheets, state.plans, state.first_turn, state.turn)
     board.settle(state.sheets, state.race, state.turn)
+    return asked
+
+
+def _check_reshuffle(state: ReplayState, action: dict, no_plan_yet: bool, path: str) -> None:
+    """A reshuffle is asked only by a seat that completed a plan in the turn of
+    the game's first plan completion, and never in solo (RULES.md)."""
+    if state.variant.solo:
+        problem = "there is no plan reshuffle in a solo game"
+    elif not no_plan_yet:
+        problem = "a reshuffle may only be asked in the turn of the game's first plan completion"
+    elif not action["plans"]:
+        problem = f"seat {action['seat']} completed no plan this turn, so it may not ask for a reshuffle"
+    else:
+        return
+    raise RecordFormatError(f"{path}: {problem}")
+
+
+def _check_plan_reshuffle(turn: dict, path: str, asked: bool) -> None:
+    """The plan-reshuffle event comes in the turn after a reshuffle was asked, and only then."""
+    has_event = "plan-reshuffle" in turn["events"]
+    if has_event and not asked:
+        raise RecordFormatError(f"{path}.events: plan-reshuffle without a reshuffle asked in the turn before")
+    if asked and not has_event:
+        raise RecordFormatError(f"{path}.events: no plan-reshuffle although a reshuffle was asked in the turn before")
 
 
 def _differences(name: str, replayed: object, recorded: object) -> list[str]:

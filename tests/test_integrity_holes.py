@@ -1,0 +1,159 @@
+"""Issue 16, smaller holes: records `verify` refuses, escaped report text,
+params files that keep their values to themselves, duplicate YAML keys,
+reports written whole or not at all, bounded YAML in --set and inline params."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import user_error
+from welcometo_sim.api import execute
+from welcometo_sim.config import parse_config
+from welcometo_sim.rules.record_format import RecordFormatError
+from welcometo_sim.rules.replay import disagreements, verify
+from welcometo_sim.sim.results import RECORDS_FILE
+
+
+# ---------------------------------------------------------------- records
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> dict[str, list[dict]]:
+    """A few records of a two-player greedy run (plans get completed) and of a solo run."""
+    out = {}
+    for name, players, variant in (("pair", ["greedy", "greedy"], {}), ("solo", ["greedy"], {"solo": True})):
+        spec = parse_config({"name": name, "games": 6, "seed": 21, "players": players, "variant": variant})
+        folder = tmp_path_factory.mktemp(name)
+        execute(spec, folder, records=True)
+        lines = (folder / RECORDS_FILE).read_text(encoding="utf-8").splitlines()
+        out[name] = [json.loads(line) for line in lines]
+    for group in out.values():
+        for record in group:
+            assert verify(record) == []
+    return out
+
+
+def refused(record: dict) -> str:
+    """The RecordFormatError message of a record verify must refuse."""
+    with pytest.raises(RecordFormatError) as info:
+        disagreements(record)
+    message = str(info.value)
+    assert "\n" not in message
+    assert verify(record) == [f"malformed record: {message}"]
+    return message
+
+
+def with_plan(group: list[dict]) -> dict:
+    """A copy of the first record of `group` in which a plan is completed (not in the last turn)."""
+    for record in group:
+        if any(a["plans"] for turn in record["turns"][:-3] for a in turn["actions"]):
+            return copy.deepcopy(record)
+    raise AssertionError("no record with a plan completed")
+
+
+def first_plan_turn(record: dict) -> tuple[int, int]:
+    """(turn index, action index) of the first action that completes a plan."""
+    for t, turn in enumerate(record["turns"]):
+        for a, action in enumerate(turn["actions"]):
+            if action["plans"]:
+                return t, a
+    raise AssertionError("no plan completed")
+
+
+@pytest.mark.parametrize("end_turn", [-3, 0, 1, 10_000])
+def test_an_end_turn_that_is_not_the_last_turn_played_is_refused(records, end_turn):
+    record = copy.deepcopy(records["pair"][0])
+    played = len(record["turns"])
+    record["end"]["turn"] = end_turn
+    assert refused(record) == f"end.turn: must be the last turn played ({played}), got {end_turn}"
+
+
+def test_turns_are_numbered_one_after_the_other(records):
+    record = copy.deepcopy(records["pair"][0])
+    record["turns"][4]["turn"] = 9
+    assert refused(record).startswith("turns[4].turn: must be 5 ")
+    record = copy.deepcopy(records["pair"][0])
+    del record["turns"][3]
+    assert refused(record).startswith("turns[3].turn: must be 4 ")
+
+
+def test_unknown_events_and_end_reasons_are_refused(records):
+    record = copy.deepcopy(records["pair"][0])
+    record["turns"][2]["events"] = ["meteor"]
+    assert refused(record).startswith("turns[2].events[0]: unknown event 'meteor' (known: deck-reshuffled")
+    record = copy.deepcopy(records["pair"][0])
+    record["end"]["reasons"] = ["boredom"]
+    assert refused(record).startswith("end.reasons[0]: unknown end reason 'boredom'")
+
+
+@pytest.mark.parametrize("seat", [99, -1, 1])
+def test_final_seats_must_be_listed_in_order(records, seat):
+    record = copy.deepcopy(records["pair"][0])
+    record["final"][0]["seat"] = seat
+    assert refused(record).startswith(f"final[0].seat: must be 0 (the final block lists the seats in order), got {seat}")
+
+
+def test_reshuffle_is_refused_where_the_game_never_offers_it(records):
+    record = copy.deepcopy(records["pair"][0])
+    record["turns"][0]["actions"][0]["reshuffle"] = True           # no plan completed in turn 1
+    message = refused(record)
+    assert message.startswith("turns[0].actions[0].reshuffle: seat 0 completed no plan this turn")
+
+    t, a = first_plan_turn(record := with_plan(records["pair"]))
+    later = t + 1
+    record["turns"][later]["actions"][a]["reshuffle"] = True       # after the first plan turn
+    assert refused(record).startswith(f"turns[{later}].actions[{a}].reshuffle: a reshuffle may only be asked "
+                                      "in the turn of the game's first plan completion")
+
+    record = with_plan(records["pair"])
+    other = 1 - a
+    if not record["turns"][t]["actions"][other]["plans"]:              # the other seat, no plan that turn
+        record["turns"][t]["actions"][other]["reshuffle"] = True
+        assert refused(record).startswith(f"turns[{t}].actions[{other}].reshuffle: seat {other} completed no plan")
+
+    solo = with_plan(records["solo"])
+    ts, as_ = first_plan_turn(solo)
+    solo["turns"][ts]["actions"][as_]["reshuffle"] = True
+    assert refused(solo) == f"turns[{ts}].actions[{as_}].reshuffle: there is no plan reshuffle in a solo game"
+
+    record = copy.deepcopy(records["pair"][0])
+    record["turns"][0]["actions"][0]["reshuffle"] = "yes"
+    assert refused(record).startswith("turns[0].actions[0].reshuffle: must be true or false")
+
+
+def test_a_legal_reshuffle_needs_its_event_in_the_next_turn(records):
+    record = with_plan(records["pair"])
+    t, a = first_plan_turn(record)
+    assert not record["turns"][t]["actions"][a]["reshuffle"]
+    assert "plan-reshuffle" not in record["turns"][t + 1]["events"]
+    record["turns"][t]["actions"][a]["reshuffle"] = True
+    assert refused(record) == (f"turns[{t + 1}].events: no plan-reshuffle although a reshuffle was asked "
+                               "in the turn before")
+    record["turns"][t + 1]["events"].insert(0, "plan-reshuffle")
+    assert disagreements(record) == []                   # legal: the offers are the recorded ones
+    record["turns"][t + 2]["events"].insert(0, "plan-reshuffle")
+    assert refused(record) == (f"turns[{t + 2}].events: plan-reshuffle without a reshuffle asked "
+                               "in the turn before")
+
+
+def test_verify_command_refuses_each_hole_in_one_line(records, tmp_path, capsys):
+    holes = []
+    record = copy.deepcopy(records["pair"][1])
+    record["end"]["turn"] = -3
+    holes.append((record, "end.turn: must be the last turn played"))
+    record = copy.deepcopy(records["pair"][1])
+    record["turns"][1]["events"] = ["<script>"]
+    holes.append((record, "turns[1].events[0]: unknown event"))
+    record = copy.deepcopy(records["pair"][1])
+    record["final"][1]["seat"] = 99
+    holes.append((record, "final[1].seat: must be 1"))
+    record = copy.deepcopy(records["pair"][1])
+    record["turns"][0]["actions"][1]["reshuffle"] = True
+    holes.append((record, "turns[0].actions[1].reshuffle: seat 1 completed no plan"))
+    for number, (record, says) in enumerate(holes):
+        path = tmp_path / f"r{number}.jsonl"
+        path.write_text(json.dumps(records["pair"][0]) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
+        line = user_error(["verify", str(path)], capsys)
+        assert line.startswith(f"wtsim: error: {path}:2: game 1: malformed record: {says}"), line
