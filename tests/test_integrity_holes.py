@@ -157,3 +157,86 @@ def test_verify_command_refuses_each_hole_in_one_line(records, tmp_path, capsys)
         path.write_text(json.dumps(records["pair"][0]) + "\n" + json.dumps(record) + "\n", encoding="utf-8")
         line = user_error(["verify", str(path)], capsys)
         assert line.startswith(f"wtsim: error: {path}:2: game 1: malformed record: {says}"), line
+
+
+# ---------------------------------------------------------------- YAML and params files
+SECRET = "hunter2-s3cret"
+
+
+@pytest.mark.parametrize("text, key, line", [
+    ("name: a\ngames: 3\nname: b\nplayers: [random]\n", "name", 3),
+    ("players:\n  - {strategy: greedy, params: {shortlist: 2, shortlist: 3}}\n", "shortlist", 2),
+    ("players: [random]\nvariant: {board: base,\n  board: base}\n", "board", 3),
+])
+def test_a_duplicate_key_is_one_line_naming_it(tmp_path, capsys, text, key, line):
+    path = tmp_path / "dup.yaml"
+    path.write_text(text, encoding="utf-8")
+    message = user_error(["run", str(path), "-q", "--games", "1"], capsys)
+    assert message.startswith(f"wtsim: error: {path}: line {line}, column ")
+    assert message.endswith(f"malformed YAML: duplicate key {key!r}")
+
+
+def test_keys_a_merge_brings_in_may_be_overridden():
+    from welcometo_sim.config import bounded_yaml
+
+    assert bounded_yaml("base: &b {x: 1, y: 2}\nmine: {<<: *b, x: 3}\n") == {
+        "base": {"x": 1, "y": 2}, "mine": {"x": 3, "y": 2}}
+    assert bounded_yaml("a: {k: 1}\nb: {k: 1}\n") == {"a": {"k": 1}, "b": {"k": 1}}   # other mappings
+
+
+def params_file_error(tmp_path: Path, capsys, content: str | None, entry: str = "",
+                      target: str = "p.yaml") -> str:
+    if content is not None:
+        (tmp_path / target).write_text(content, encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"players: [{{params_file: {target}{entry}}}, random]\n", encoding="utf-8")
+    message = user_error(["run", str(config), "-q", "--games", "1"], capsys)
+    assert SECRET not in message
+    assert message.startswith(f"wtsim: error: {config}: players[0].params_file: ")
+    return message
+
+
+@pytest.mark.parametrize("content, says", [
+    (f"strategy: greedy\nparams: {{shortlist: {SECRET}}}\n",
+     "params.shortlist: must be an integer for strategy 'greedy' (the value is not shown)"),
+    ("strategy: greedy\nparams: {shortlist: -7}\n",
+     "params.shortlist: refused by strategy 'greedy' (the value is not shown)"),
+    (f"strategy: greedy\nparams: {{weights: {{points: {SECRET}}}}}\n",
+     "params.weights.points: must be a finite number for strategy 'greedy' (the value is not shown)"),
+    (f"strategy: greedy\nparams: {{token: {SECRET}}}\n",
+     "params.token: unknown parameter (known: shortlist, weights)"),
+    (f"strategy: {SECRET}\n", "strategy: not a strategy that can be loaded (the value is not shown)"),
+    (f"strategy: greedy\nparams: {{x: '{SECRET}\n", "malformed YAML: not valid YAML"),
+    (f"strategy: greedy\nparams: {{x: !!int 0x{SECRET}}}\n", "malformed YAML: cannot read a value (ValueError)"),
+    (f"strategy: greedy\nparams: {{x: !!timestamp {SECRET}}}\n", "malformed YAML: cannot read a value ("),
+])
+def test_a_params_file_names_the_wrong_key_but_never_its_value(tmp_path, capsys, content, says):
+    message = params_file_error(tmp_path, capsys, content)
+    assert message.endswith(says) if says.endswith(")") else says in message
+
+
+def test_a_params_file_names_another_strategy_only_when_it_is_a_registered_one(tmp_path, capsys):
+    message = params_file_error(tmp_path, capsys, "strategy: greedy\n", ", strategy: random")
+    assert message.endswith("p.yaml holds parameters of 'greedy', not of 'random'")
+    message = params_file_error(tmp_path, capsys, "strategy: strategies.random:RandomStrategy\n", ", strategy: random")
+    assert message.endswith("p.yaml holds parameters of another strategy, not of 'random'")
+
+
+def test_the_configs_own_params_are_still_quoted(tmp_path, capsys):
+    (tmp_path / "p.yaml").write_text("strategy: greedy\nparams: {shortlist: 3}\n", encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text("players: [{params_file: p.yaml, params: {shortlist: 0}}]\n", encoding="utf-8")
+    message = user_error(["run", str(config), "-q", "--games", "1"], capsys)
+    assert message.endswith("players[0].strategy: strategy 'greedy': parameter 'shortlist' must be at least 1, got 0")
+
+
+def test_a_params_file_must_be_a_regular_file(tmp_path, capsys):
+    import os
+
+    (tmp_path / "folder").mkdir()
+    assert params_file_error(tmp_path, capsys, None, target="folder").endswith("folder: not a regular file")
+    os.mkfifo(tmp_path / "pipe")                     # opening a FIFO would wait for a writer forever
+    assert params_file_error(tmp_path, capsys, None, target="pipe").endswith("pipe: not a regular file")
+    assert params_file_error(tmp_path, capsys, None, target="/dev/zero").endswith(
+        "/dev/zero: not a regular file")
+    assert params_file_error(tmp_path, capsys, None, target="gone.yaml").endswith("gone.yaml: file not found")

@@ -116,7 +116,7 @@ def test_dev_zero_as_any_input_file(tmp_path, capsys):
     assert "larger than" in quick_user_error(["run", zero, "-q"], capsys)
     path = tmp_path / "params.yaml"
     path.write_text(f"players: [{{strategy: random, params_file: {zero}}}]\n", encoding="utf-8")
-    assert "params_file: /dev/zero: cannot read: larger than" in quick_user_error(["run", str(path), "-q"], capsys)
+    assert "params_file: /dev/zero: not a regular file" in quick_user_error(["run", str(path), "-q"], capsys)
     assert "a line longer than" in quick_user_error(["verify", zero], capsys, seconds=3)
     assert "a line longer than" in quick_user_error(["show", zero, "-g", "0"], capsys, seconds=3)
 

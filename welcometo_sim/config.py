@@ -20,6 +20,7 @@ the key, e.g. ``configs/x.yaml: players[1].strategy: unknown strategy 'gredy'``.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -30,7 +31,8 @@ import yaml
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
-from .strategy import StrategyLoadError, StrategySpec, _merge as merge_params, parse_strategy
+from .strategy import (StrategyLoadError, StrategySpec, _merge as merge_params, builtin_strategies,
+                       load_strategy, parse_strategy)
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 MAX_GAMES = 100_000_000
@@ -130,8 +132,10 @@ def load_config(path: str | os.PathLike | None = None) -> RunSpec:
 class BoundedLoader(yaml.SafeLoader):
     """PyYAML's safe loader, refusing documents that would expand to more than
     MAX_YAML_NODES nodes through aliases (a few hundred bytes of "billion
-    laughs" otherwise make every later walk over the value hang) or whose
-    aliases refer to themselves."""
+    laughs" otherwise make every later walk over the value hang), whose
+    aliases refer to themselves, or with a mapping that repeats a key (plain
+    PyYAML keeps the last value silently). Keys brought in by a merge
+    (`<<: *base`) may be overridden, as YAML intends."""
 
     def compose_document(self) -> Any:
         node = super().compose_document()
@@ -159,6 +163,8 @@ def _check_expansion(root: Any, limit: int = MAX_YAML_NODES) -> None:
             continue
         if key in open_nodes:
             raise yaml.YAMLError("an alias refers to the value that contains it")
+        if isinstance(node, yaml.MappingNode):
+            _check_duplicate_keys(node)
         open_nodes.add(key)
         stack.append((node, True))
         for child in _children(node):
@@ -166,6 +172,24 @@ def _check_expansion(root: Any, limit: int = MAX_YAML_NODES) -> None:
                 raise yaml.YAMLError("an alias refers to the value that contains it")
             if id(child) not in sizes:
                 stack.append((child, False))
+
+
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _check_duplicate_keys(node: yaml.MappingNode) -> None:
+    """A ConstructorError at the second of two equal plain keys of a mapping."""
+    seen: set[tuple[str, str]] = set()
+    for key_node, _value in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE_TAG:
+            continue
+        key = (key_node.tag, key_node.value)
+        if key in seen:
+            label = repr(key_node.value)
+            if len(label) > 80:
+                label = label[:77] + "..."
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {label}", key_node.start_mark)
+        seen.add(key)
 
 
 def _children(node: Any) -> list:
@@ -194,8 +218,9 @@ def read_bounded(path: Path, limit: int = MAX_YAML_BYTES) -> bytes:
     return data
 
 
-def _read_yaml(path: Path) -> Any:
-    """The YAML content of a file; unreadable files and bad YAML are one ConfigError line."""
+def _read_yaml(path: Path, quiet: bool = False) -> Any:
+    """The YAML content of a file; unreadable files and bad YAML are one ConfigError line.
+    `quiet` keeps the file's text out of the messages (a params_file may hold secrets)."""
     where = str(path)
     try:
         if path.is_dir():
@@ -213,13 +238,16 @@ def _read_yaml(path: Path) -> Any:
         mark = getattr(exc, "problem_mark", None)
         at = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if quiet and not problem.startswith("duplicate key"):
+            problem = "not valid YAML"
         raise ConfigError(f"{where}:{at} malformed YAML: {problem}") from None
     except RecursionError:
         raise ConfigError(f"{where}: malformed YAML: nested too deeply") from None
     except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
         # PyYAML's constructors raise plain Python errors for some bad scalars,
         # e.g. the date 2001-02-30 or `!!int 0x`.
-        raise ConfigError(f"{where}: malformed YAML: cannot read a value ({type(exc).__name__}: {exc})") from None
+        detail = type(exc).__name__ if quiet else f"{type(exc).__name__}: {exc}"
+        raise ConfigError(f"{where}: malformed YAML: cannot read a value ({detail})") from None
     return raw
 
 
@@ -436,27 +464,122 @@ def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathL
     path = Path(raw_path)
     if not path.is_absolute() and base_dir is not None:
         path = Path(base_dir) / path
+    here = f"{where}: {at}.params_file: {path}"
     try:
-        loaded = _read_yaml(path)
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise ConfigError(f"{here}: file not found") from None
+    except OSError as exc:
+        raise ConfigError(f"{here}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise ConfigError(f"{here}: not a regular file")
+    try:
+        loaded = _read_yaml(path, quiet=True)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {at}.params_file: {exc}") from None
     if not isinstance(loaded, dict):
-        raise ConfigError(f"{where}: {at}.params_file: {path}: must be a mapping with strategy and params")
-    _check_keys(loaded, PARAMS_FILE_KEYS, f"{where}: {at}.params_file: {path}", "")
+        raise ConfigError(f"{here}: must be a mapping with strategy and params")
+    _check_keys(loaded, PARAMS_FILE_KEYS, here, "")
     file_params = loaded.get("params") or {}
     if not isinstance(file_params, dict):
-        raise ConfigError(f"{where}: {at}.params_file: {path}: params: must be a mapping")
+        raise ConfigError(f"{here}: params: must be a mapping")
     ref, file_ref = entry.get("strategy"), loaded.get("strategy")
+    if file_ref is not None:
+        _check_file_strategy(file_ref, here)
     if ref is not None and file_ref is not None and ref != file_ref:
-        raise ConfigError(f"{where}: {at}.params_file: {path} holds parameters of {file_ref!r}, "
-                          f"not of {ref!r}")
+        shown = repr(file_ref) if file_ref in builtin_strategies() else "another strategy"
+        raise ConfigError(f"{here} holds parameters of {shown}, not of {ref!r}")
     own_params = entry.get("params") or {}
     if not isinstance(own_params, dict):
         raise ConfigError(f"{where}: {at}.params: must be a mapping")
     merged = {k: v for k, v in entry.items() if k != "params_file"}
     merged["strategy"] = ref if ref is not None else file_ref
     merged["params"] = merge_params(file_params, own_params)
+    if isinstance(merged["strategy"], str):
+        _check_file_params(merged["strategy"], file_params, own_params, here)
     return merged
+
+
+MAX_PARAMS_TRIED = 200
+"""Parameters of a params_file tried one by one at most, to name the one a strategy refuses."""
+
+
+def _check_file_strategy(ref: Any, here: str) -> None:
+    """The strategy a params_file names must load; a message names the key, never the value."""
+    if not isinstance(ref, str) or not ref.strip():
+        raise ConfigError(f"{here}: strategy: must be a strategy name")
+    try:
+        parse_strategy(ref)
+    except Exception:  # noqa: BLE001 - whatever it is, the message would quote the file
+        raise ConfigError(f"{here}: strategy: not a strategy that can be loaded (the value is not shown)") from None
+
+
+def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str) -> None:
+    """Refuse the parameters of a params_file that the strategy refuses, naming
+    the key but not its value (the file may hold secrets). The config's own
+    `params` are left to the usual checks, which quote them."""
+    try:
+        parse_strategy(ref, merge_params(file_params, own_params))
+        return
+    except Exception:  # noqa: BLE001 - told apart below, without quoting the file
+        pass
+    try:
+        parse_strategy(ref, own_params)
+    except Exception:  # noqa: BLE001 - the config's own mistake: reported where it is parsed
+        return
+    try:
+        defaults = load_strategy(parse_strategy(ref).ref).defaults
+    except Exception:  # noqa: BLE001
+        defaults = {}
+    for leaf in _leaves(file_params, defaults)[:MAX_PARAMS_TRIED]:
+        single: dict = {}
+        node = single
+        for part in leaf[:-1]:
+            node = node.setdefault(part, {})
+        node[leaf[-1]] = _at(file_params, leaf)
+        try:
+            parse_strategy(ref, merge_params(single, own_params))
+        except Exception:  # noqa: BLE001
+            name = ".".join(key_label(part) for part in leaf)
+            known = _at(defaults, leaf[:-1])
+            if not isinstance(known, dict) or leaf[-1] not in known:
+                keys = ", ".join(sorted(map(str, known))) if isinstance(known, dict) else "none"
+                raise ConfigError(f"{here}: params.{name}: unknown parameter (known: {keys})") from None
+            raise ConfigError(f"{here}: params.{name}: {_expected(known[leaf[-1]], _at(file_params, leaf))}"
+                              f"{ref!r} (the value is not shown)") from None
+    raise ConfigError(f"{here}: params: refused by strategy {ref!r} together (the values are not shown)")
+
+
+def _expected(default: Any, value: Any) -> str:
+    """What a parameter's value must be, as far as its default tells, ending in 'of strategy'."""
+    if isinstance(default, bool) and not isinstance(value, bool):
+        return "must be true or false for strategy "
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, int) and not isinstance(default, bool) and not (numeric and isinstance(value, int)):
+        return "must be an integer for strategy "
+    if isinstance(default, float) and not numeric:
+        return "must be a finite number for strategy "
+    if isinstance(default, dict) and not isinstance(value, dict):
+        return "must be a mapping for strategy "
+    return "refused by strategy "
+
+
+def _leaves(params: dict, defaults: Any, prefix: tuple = ()) -> list[tuple]:
+    """Key paths of the values of `params`, down to where its defaults stop being mappings."""
+    out: list[tuple] = []
+    for key, value in params.items():
+        default = defaults.get(key) if isinstance(defaults, dict) else None
+        if isinstance(value, dict) and isinstance(default, dict) and value:
+            out += _leaves(value, default, (*prefix, key))
+        else:
+            out.append((*prefix, key))
+    return out
+
+
+def _at(tree: Any, path: tuple) -> Any:
+    for part in path:
+        tree = tree.get(part) if isinstance(tree, dict) else None
+    return tree
 
 
 def _unique(name: str, taken: set[str]) -> str:
