@@ -240,3 +240,109 @@ def test_a_params_file_must_be_a_regular_file(tmp_path, capsys):
     assert params_file_error(tmp_path, capsys, None, target="/dev/zero").endswith(
         "/dev/zero: not a regular file")
     assert params_file_error(tmp_path, capsys, None, target="gone.yaml").endswith("gone.yaml: file not found")
+
+
+# ---------------------------------------------------------------- report
+HOSTILE = ["<img src=x onerror=alert(1)>", "[click](javascript:alert(1))", "*bold* `code` a|b & \\"]
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("hostile") / "run"
+    spec = parse_config({"name": "<b onmouseover=alert('run')>x", "games": 4, "seed": 2,
+                         "players": [{"strategy": "random", "name": name} for name in HOSTILE]})
+    execute(spec, out=folder)
+    return folder
+
+
+def test_report_md_shows_run_and_player_names_as_text(hostile_run, tmp_path, capsys):
+    import re
+
+    from welcometo_sim.analysis.report import MARKDOWN_SPECIAL, markdown_text
+
+    code = None
+    try:
+        from welcometo_sim.cli import main
+        main(["report", str(hostile_run), "--out", str(tmp_path / "md")])
+    except SystemExit as exc:
+        code = exc.code
+    assert code in (None, 0), capsys.readouterr().err
+    text = (tmp_path / "md" / "report.md").read_text(encoding="utf-8")
+    assert re.search(r"(?<!\\)[<>]", text) is None                  # no HTML tag can start
+    assert "](javascript" not in text and "\\[click\\]\\(javascript:alert\\(1\\)\\)" in text
+    assert "# welcometo-sim report: \\<b onmouseover=alert\\('run'\\)\\>x\n" in text
+    assert "- **run**: \\<b onmouseover=alert\\('run'\\)\\>x\n" in text
+    for name in HOSTILE:
+        escaped = markdown_text(name)
+        assert escaped in text
+        assert re.sub(r"\\(.)", lambda m: m.group(1), escaped) == name    # the name, once unescaped
+        i = 0
+        while i < len(escaped):                     # no special character is left unescaped
+            if escaped[i] == "\\":
+                i += 2
+                continue
+            assert escaped[i] not in MARKDOWN_SPECIAL, (escaped, i)
+            i += 1
+    # every table still has the same number of cells on each line
+    for block in re.findall(r"(?:^\|.*\|$\n?)+", text, flags=re.M):
+        counts = {len(re.findall(r"(?<!\\)\|", line)) for line in block.strip().splitlines()}
+        assert len(counts) == 1, block
+
+
+def test_report_html_escapes_the_names(hostile_run, tmp_path):
+    from welcometo_sim.analysis.report import write_report
+
+    text = write_report(hostile_run, fmt="html", out=tmp_path / "h").read_text(encoding="utf-8")
+    assert "<b onmouseover" not in text and "<img src=x" not in text
+    assert "&lt;img src=x onerror=alert(1)&gt;" in text
+
+
+class _FullDisk:
+    """Writes of files whose name ends in .tmp get a few bytes, then ENOSPC."""
+
+    def __init__(self, monkeypatch, target: str):
+        import errno
+        import matplotlib.figure
+
+        original_savefig = matplotlib.figure.Figure.savefig
+        original_write_text = Path.write_text
+
+        def full(path) -> OSError:
+            return OSError(errno.ENOSPC, "No space left on device", str(path))
+
+        def savefig(fig, path, *args, **kwargs):
+            if target == "png" and str(path).endswith(".tmp"):
+                Path(path).write_bytes(b"\x89PNG")
+                raise full(path)
+            return original_savefig(fig, path, *args, **kwargs)
+
+        def write_text(path, data, *args, **kwargs):
+            if target == "text" and str(path).endswith(".tmp"):
+                original_write_text(path, data[:10], *args, **kwargs)
+                raise full(path)
+            return original_write_text(path, data, *args, **kwargs)
+
+        monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+        monkeypatch.setattr(Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("target, fmt", [("png", "--md"), ("text", "--md"), ("text", "--html")])
+def test_report_on_a_full_disk_is_one_line_and_leaves_no_partial_file(hostile_run, tmp_path, capsys,
+                                                                        monkeypatch, target, fmt):
+    out = tmp_path / "report"
+    _FullDisk(monkeypatch, target)
+    line = user_error(["report", str(hostile_run), fmt, "--out", str(out)], capsys)
+    assert line.startswith(f"wtsim: error: {out}/") and line.endswith("cannot write: no space left on the device")
+    files = sorted(p.name for p in out.iterdir())
+    assert not any(name.endswith(".tmp") for name in files), files
+    assert all((out / name).stat().st_size > 100 for name in files), files   # no empty or cut figure
+    assert not (out / "report.md").exists() and not (out / "report.html").exists()
+    if target == "png":
+        assert files == []
+        assert line == f"wtsim: error: {out}/scores.png: cannot write: no space left on the device"
+
+
+def test_report_into_a_path_under_a_file_is_one_line(hostile_run, tmp_path, capsys):
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    line = user_error(["report", str(hostile_run), "--out", str(tmp_path / "file" / "r")], capsys)
+    assert "cannot write the report" in line

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from ..sim.results import ResultsError, read_manifest, read_table
+from ..sim.results import ResultsError, _write_atomically as write_atomically, read_manifest, read_table
 from . import plots
 from .tables import summary_tables
 
@@ -93,12 +93,21 @@ def format_table(table: pd.DataFrame) -> pd.DataFrame:
     return text
 
 
+MARKDOWN_SPECIAL = frozenset("\\`*_{}[]()<>#+!|~&")
+
+
+def markdown_text(value: Any) -> str:
+    """Text from a run (its name, player and strategy names) as literal Markdown:
+    every character Markdown or HTML would act on is backslash-escaped, so a
+    name like `<img src=x onerror=...>` or `[a](http://x)` shows as written."""
+    text = " ".join(str(value).splitlines())
+    return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
+
+
 def markdown_table(table: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table (no tabulate needed): index first, numbers right-aligned."""
     text = format_table(table)
-
-    def esc(value: Any) -> str:
-        return str(value).replace("|", "\\|").replace("\n", " ")
+    esc = markdown_text
 
     header = [esc(text.index.name or ""), *(esc(c) for c in text.columns)]
     lines = ["| " + " | ".join(header) + " |",
@@ -136,8 +145,8 @@ def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[s
 
 def _markdown(title: str, facts: list[tuple[str, str]], tables: dict[str, pd.DataFrame],
               figures: list[tuple[str, str, str]], by: str) -> str:
-    parts = [f"# {title}", ""]
-    parts += [f"- **{label}**: {value}" for label, value in facts]
+    parts = [f"# {markdown_text(title)}", ""]
+    parts += [f"- **{label}**: {markdown_text(value)}" for label, value in facts]
     parts += [f"- **grouped by**: {by}", "", "## Tables", ""]
     for name, table in tables.items():
         parts += [f"### {name}", "", TABLE_CAPTIONS[name].format(by=by), "", markdown_table(table), ""]
@@ -173,8 +182,10 @@ def write_report(results_dir: str | os.PathLike, fmt: str = "md",
     """Write the report of a results folder; return the path of report.md or report.html.
 
     The figures (PNG) go to ``out`` (default ``<results_dir>/report/``) in both
-    formats. Raises ResultsError for a missing or unreadable results folder and
-    plots.PlotDependencyError when matplotlib is not installed.
+    formats. Each file is written to a temporary name and renamed, so a full disk
+    leaves no partial file. Raises ResultsError for a missing or unreadable
+    results folder, OutputError (one line) for a file that cannot be written,
+    and plots.PlotDependencyError when matplotlib is not installed.
     """
     if fmt not in FORMATS:
         raise ValueError(f"report format {fmt!r} is not one of {', '.join(FORMATS)}")
@@ -190,15 +201,16 @@ def write_report(results_dir: str | os.PathLike, fmt: str = "md",
 
     figures = []
     for file_name, draw, heading, caption in FIGURES:
-        draw(frame, target / file_name, by=by)
+        write_atomically(target / file_name, lambda tmp: draw(frame, tmp, by=by))
         figures.append((file_name, heading, caption.format(by=by)))
     tables = summary_tables(frame, by)
     facts = run_facts(frame, manifest, folder)
     title = f"welcometo-sim report: {facts[0][1]}"
     if fmt == "md":
         path = target / "report.md"
-        path.write_text(_markdown(title, facts, tables, figures, by), encoding="utf-8")
+        text = _markdown(title, facts, tables, figures, by)
     else:
         path = target / "report.html"
-        path.write_text(_html(title, facts, tables, figures, target, by), encoding="utf-8")
+        text = _html(title, facts, tables, figures, target, by)
+    write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return path

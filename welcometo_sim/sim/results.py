@@ -202,6 +202,8 @@ def _write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+        if exc.filename is not None and os.fspath(exc.filename) == os.fspath(tmp):
+            exc.filename = str(path)  # the file the user asked for, not its temporary name
         raise output_error(path, exc) from None
 
 
