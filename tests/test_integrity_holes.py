@@ -346,3 +346,55 @@ def test_report_into_a_path_under_a_file_is_one_line(hostile_run, tmp_path, caps
     (tmp_path / "file").write_text("x", encoding="utf-8")
     line = user_error(["report", str(hostile_run), "--out", str(tmp_path / "file" / "r")], capsys)
     assert "cannot write the report" in line
+
+
+# ---------------------------------------------------------------- --set and inline parameters
+BOMB = "&a [x,x,x,x,x,x,x,x,x]," + ",".join(f"&{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]"
+                                           for i in range(8))
+
+
+def test_set_values_are_read_with_the_bounds_of_config_files():
+    import time
+
+    from welcometo_sim.analysis.sweep import SweepError, parse_setting
+
+    assert parse_setting("games=&n 10,*n") == (["games"], [10, 10])          # a plain alias still works
+    started = time.perf_counter()
+    with pytest.raises(SweepError) as info:
+        parse_setting(f"games={BOMB}")
+    assert time.perf_counter() - started < 1
+    assert "the values are not valid YAML (the document expands to more than 100000 values" in str(info.value)
+    with pytest.raises(SweepError, match=r"not valid YAML \(an alias refers to the value that contains it\)"):
+        parse_setting("games=&a [*a]")
+    with pytest.raises(SweepError, match=r"not valid YAML \(duplicate key 'k'\)"):
+        parse_setting("players.0.params={k: 1, k: 2}")
+    with pytest.raises(SweepError, match=r"cannot read a value \(ValueError\)"):
+        parse_setting("games=!!int 0xq")
+
+
+def test_sweep_with_an_alias_bomb_is_one_line(tmp_path, capsys):
+    line = user_error(["sweep", "--set", f"games={BOMB}", "--games", "2"], capsys)
+    assert "the document expands to more than 100000 values" in line
+
+
+def test_inline_parameters_are_read_with_the_bounds_of_config_files(capsys):
+    import time
+
+    from welcometo_sim.strategy import StrategyLoadError, parse_strategy
+
+    assert parse_strategy("greedy:shortlist=&n 3").params == {"shortlist": 3}
+    bomb = "\n- &a\n" + "  - x\n" * 10        # block style: the inline form splits at commas
+    for level in "bcdefgh":
+        bomb += f"- &{level}\n" + f"  - *{chr(ord(level) - 1)}\n" * 10
+    started = time.perf_counter()
+    with pytest.raises(StrategyLoadError, match=r"parameter 'shortlist': malformed value \(YAML: the document "
+                                                 r"expands to more than 100000 values"):
+        parse_strategy(f"greedy:shortlist={bomb}")
+    with pytest.raises(StrategyLoadError, match=r"parameter 'shortlist': malformed value \(YAML: an alias refers"):
+        parse_strategy("greedy:shortlist=&a [*a]")
+    assert time.perf_counter() - started < 1
+    for argv in (["compare", "greedy:shortlist=&a [*a]", "random", "--games", "2", "-q"],
+                 ["tune", "greedy:shortlist=[", "-p", "shortlist=1:3", "--games", "2"],
+                 ["tune", "greedy:shortlist=!!int 0xq", "-p", "shortlist=1:3", "--games", "2"]):
+        line = user_error(argv, capsys)
+        assert "parameter 'shortlist': " in line

@@ -211,12 +211,23 @@ def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _parse_inline_params(text: str, where: str) -> dict[str, Any]:
+    """'a.b=2,c=x' -> {"a": {"b": 2}, "c": "x"}; each value is read as YAML with
+    the bounds of config files (aliases expanded to 100,000 values at most)."""
+    from .config import bounded_yaml  # config imports this module
+
     pairs = {}
     for item in filter(None, text.split(",")):
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise StrategyLoadError(f"{where}: parameter {item!r} is not KEY=VALUE")
-        pairs[key.strip()] = yaml.safe_load(raw)
+        try:
+            pairs[key.strip()] = bounded_yaml(raw)
+        except yaml.YAMLError as exc:
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise StrategyLoadError(f"{where}: parameter {key.strip()!r}: malformed value (YAML: {problem})") from None
+        except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
+            raise StrategyLoadError(f"{where}: parameter {key.strip()!r}: cannot read the value "
+                                    f"({type(exc).__name__})") from None
     return dotted_to_nested(pairs)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable
 import pandas as pd
 import yaml
 
-from ..config import ConfigError
+from ..config import ConfigError, bounded_yaml
 from ..rules.overrides import OVERRIDE_KEYS
 
 Z95 = 1.959963984540054
@@ -35,9 +35,14 @@ def parse_setting(text: str) -> tuple[list[str], list[Any]]:
     if not sep or not key.strip() or not raw.strip():
         raise SweepError(f"--set {text!r}: expected KEY=VALUE[,VALUE…]")
     try:
-        values = yaml.safe_load(f"[{raw}]")
-    except yaml.YAMLError:
-        raise SweepError(f"--set {text!r}: the values are not valid YAML") from None
+        values = bounded_yaml(f"[{raw}]")
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise SweepError(f"--set {text!r}: the values are not valid YAML ({problem})") from None
+    except RecursionError:
+        raise SweepError(f"--set {text!r}: the values are not valid YAML (nested too deeply)") from None
+    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
+        raise SweepError(f"--set {text!r}: cannot read a value ({type(exc).__name__})") from None
     path = key.strip().split(".")
     if path[0] in OVERRIDE_KEYS:
         path = ["overrides", *path]
