@@ -2,7 +2,9 @@
 dask backend and give exactly the loky backend's tables for the same seed.
 
 The clusters here are in-process (threads) to keep the tests quick; a real
-cluster runs the same code with workers on other machines.
+cluster runs the same code with workers on other machines. The tests of a
+cluster that fails (a worker killed by its strategy, the scheduler killed,
+no worker at all) start a scheduler and a worker process of their own.
 """
 
 from __future__ import annotations
@@ -76,3 +78,130 @@ def test_missing_dask_is_one_line_naming_the_extra(tmp_path, pair_config, monkey
 def test_scheduler_needs_the_dask_backend(tmp_path, pair_config, capsys):
     line = user_error(run(pair_config, tmp_path / "o", "--backend", "loky", "--scheduler", "tcp://h:8786"), capsys)
     assert "--scheduler" in line and "dask" in line
+
+
+# ------------------------------------------------------------ a cluster that fails
+CLUSTER_SCRIPT = """
+import logging, sys, time
+import dask
+import dask.distributed as distributed
+
+if __name__ == "__main__":
+    dask.config.set({"distributed.scheduler.allowed-failures": 0})
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
+    print(cluster.scheduler_address, flush=True)
+    time.sleep(120)
+"""
+
+STRATEGIES = """
+import os, time
+from welcometo_sim.strategy import Strategy
+
+class Slow(Strategy):
+    name = "slow"
+    def choose_play(self, view, plays):
+        time.sleep(0.01)
+        return plays[0]
+
+class Killer(Strategy):
+    name = "killer"
+    def choose_play(self, view, plays):
+        if view.turn == 3 and self.rng.random() < 0.1:
+            os._exit(1)
+        return plays[0]
+"""
+
+
+@pytest.fixture()
+def process_cluster(tmp_path):
+    """A scheduler and one worker process in a process of their own (started
+    in about 2 s): (address, process); a task that kills its worker fails at once."""
+    import subprocess
+
+    script = tmp_path / "cluster.py"
+    script.write_text(CLUSTER_SCRIPT, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    try:
+        address = proc.stdout.readline().strip()
+        assert address.startswith("tcp://"), address
+        yield address, proc
+    finally:
+        import os
+        import signal
+
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
+def bots_config(tmp_path, strategy: str):
+    (tmp_path / "bots.py").write_text(STRATEGIES, encoding="utf-8")
+    path = tmp_path / "bots.yaml"
+    path.write_text(f"name: bots\nseed: 1\nplayers: [{{strategy: {tmp_path / 'bots.py'}:{strategy}}}, random]\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_strategy_that_kills_its_dask_worker_is_a_strategy_error(tmp_path, process_cluster, capsys):
+    import time
+
+    address, _proc = process_cluster
+    started = time.monotonic()
+    code, _out, err = wtsim(run(bots_config(tmp_path, "Killer"), tmp_path / "o", "--scheduler", address), capsys)
+    assert code == 3, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert "strategy error: strategy" in lines[0] and "Killer' (seat 0) crashed its worker process" in lines[0]
+    assert "turn 3" in lines[0] and "--resume" in lines[0]
+    assert time.monotonic() - started < 60
+
+
+def test_the_scheduler_going_away_is_one_line_and_exit_3(tmp_path, process_cluster, capsys):
+    import os
+    import signal
+    import threading
+    import time
+
+    address, proc = process_cluster
+    out = tmp_path / "o"
+
+    def kill_after_the_first_chunk() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not list((out / "chunks").glob("*.parquet")) \
+                and not list((out / "chunks").glob("*.csv")):
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_after_the_first_chunk, daemon=True)
+    killer.start()
+    started = time.monotonic()
+    code, _out, err = wtsim(run(bots_config(tmp_path, "Slow"), out, "--scheduler", address), capsys)
+    killer.join()
+    assert code == 3, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"wtsim: worker error: lost {address}") or \
+        lines[0].startswith(f"wtsim: worker error: the dask scheduler at {address} went away"), lines[0]
+    assert "continue with: wtsim run --resume" in lines[0]
+    assert time.monotonic() - started < 40
+    assert '"status": "failed"' in (out / "manifest.json").read_text(encoding="utf-8")
+
+
+def test_a_cluster_without_workers_stops_instead_of_waiting_forever(tmp_path, pair_config, monkeypatch, capsys):
+    import time
+
+    from welcometo_sim.sim import runner
+
+    monkeypatch.setattr(runner, "NO_WORKER_SECONDS", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as empty:
+        started = time.monotonic()
+        code, _out, err = wtsim(run(pair_config, tmp_path / "o", "--scheduler", empty.scheduler_address), capsys)
+    assert code == 3, err
+    assert err.splitlines() == [err.rstrip("\n")]
+    assert f"worker error: {empty.scheduler_address} has had no worker for 1 s" in err
+    assert time.monotonic() - started < 15

@@ -2,8 +2,8 @@
 
 Game i of a run with seed S is played with its own seed derived from
 ``numpy.random.SeedSequence(S, spawn_key=(i,))``; everything in the game
-derives from that number. Chunks of consecutive games go to joblib workers
-(local processes with loky, or a dask.distributed cluster), which return
+derives from that number. Chunks of consecutive games go to workers
+(local processes with loky, or tasks of a dask.distributed cluster), which return
 compact column lists, so results are identical for any number of workers,
 chunk size or backend.
 
@@ -27,6 +27,7 @@ import os
 import tempfile
 import time
 import warnings
+from concurrent.futures import CancelledError
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -273,15 +274,26 @@ def check_backend(spec: RunSpec) -> None:
             raise ConfigError(DASK_MISSING) from None
 
 
+DASK_POLL_SECONDS = 0.5
+"""How often a dask run looks at its scheduler and workers while it waits for chunks."""
+SCHEDULER_GONE_SECONDS = 10.0
+"""A scheduler that does not answer for this long has gone away: the run stops (exit 3)."""
+NO_WORKER_SECONDS = 60.0
+"""A cluster without a single worker for this long cannot play the run: it stops (exit 3)."""
+
+
 @contextmanager
-def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
-    """joblib's dask backend on the cluster at `scheduler`, or on a local cluster
-    of `workers` single-threaded processes when no address is given."""
+def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
+    """A dask.distributed client of the cluster at `scheduler`, or of a local
+    cluster of `workers` single-threaded processes when no address is given.
+    The cluster's own log lines about lost connections are kept quiet while
+    it is used: the run reports them in one line of its own."""
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise ConfigError(DASK_MISSING) from None
     with ExitStack() as stack:
+        stack.callback(_quiet_dask_logs())
         if scheduler:
             try:
                 client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
@@ -292,9 +304,122 @@ def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
                 n_workers=workers, threads_per_worker=1, dashboard_address=":0",
                 silence_logs=logging.ERROR))
             client = Client(cluster)
-        stack.enter_context(client)
+        stack.callback(_close_quietly, client)
+        yield client
+
+
+def _reason(exc: BaseException) -> str:
+    """Why dask gave up, in a few words: the scheduler connection, or the error's class."""
+    text = str(exc)
+    if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text:
+        return "the connection to the scheduler was lost"
+    return type(exc).__name__
+
+
+def _quiet_dask_logs() -> Callable[[], None]:
+    """Silence every distributed.* logger (each may have its own level); returns the undo."""
+    names = ["distributed", *(name for name in logging.root.manager.loggerDict if name.startswith("distributed."))]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+    def restore() -> None:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+    return restore
+
+
+def _close_quietly(client: Any) -> None:
+    try:
+        client.close(timeout=2)
+    except Exception:  # noqa: BLE001 - a client whose scheduler is gone may fail to close
+        pass
+
+
+@contextmanager
+def dask_backend(scheduler: str | None, workers: int) -> Iterator[None]:
+    """joblib's dask backend on the cluster of `dask_client` (runs use
+    `_dask_chunks`, which watches the cluster; this is for other joblib loops)."""
+    with dask_client(scheduler, workers):
         with parallel_config(backend="dask"):
             yield
+
+
+def _dask_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ordered: bool,
+                 table_format: str | None, workers: int) -> Iterator[ChunkResult]:
+    """The chunks, played as tasks of a dask cluster and yielded in game order
+    when `ordered`. The run never waits forever: a scheduler that stops
+    answering for SCHEDULER_GONE_SECONDS, or a cluster left without workers for
+    NO_WORKER_SECONDS, is a WorkerLost (one line, exit 3; the chunks saved so
+    far are kept). A chunk whose task killed its workers (dask gives up after
+    a few tries) is played again game by game in fresh local processes, as
+    with loky, which names the game that kills them."""
+    from dask.distributed import wait
+    from distributed import KilledWorker
+
+    with dask_client(spec.scheduler, workers) as client:
+        where = spec.scheduler or "the local dask cluster"
+        futures = {client.submit(play_chunk, spec, start, stop, record, table_format, pure=False): (start, stop)
+                   for start, stop in bounds}
+        waiting = set(futures)
+        ready: dict[int, ChunkResult] = {}
+        order = [start for start, _stop in bounds]
+        position = 0
+        unanswered = without_workers = 0.0
+        last = time.monotonic()
+        try:
+            while waiting:
+                try:
+                    done, waiting = wait(waiting, timeout=DASK_POLL_SECONDS, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    done = set()
+                except (CancelledError, OSError) as exc:
+                    raise WorkerLost(f"lost {where} ({_reason(exc)})") from None
+                now = time.monotonic()
+                elapsed, last = now - last, now
+                for future in done:
+                    start, stop = futures[future]
+                    try:
+                        chunk = future.result(timeout=SCHEDULER_GONE_SECONDS)
+                    except KilledWorker:
+                        chunk = play_isolated(spec, start, stop, record)
+                    except (OSError, TimeoutError, CancelledError) as exc:
+                        raise WorkerLost(f"lost {where} while fetching games {start}-{stop - 1} "
+                                         f"({_reason(exc)})") from None
+                    if chunk.failure is not None or not ordered:
+                        yield chunk
+                        if chunk.failure is not None:
+                            return
+                        continue
+                    ready[start] = chunk
+                    while position < len(order) and order[position] in ready:
+                        yield ready.pop(order[position])
+                        position += 1
+                if done or not waiting:
+                    continue
+                if client.status != "running":
+                    unanswered += elapsed
+                    if unanswered >= SCHEDULER_GONE_SECONDS:
+                        raise WorkerLost(f"the dask scheduler at {where} went away (no answer for "
+                                         f"{SCHEDULER_GONE_SECONDS:g} s)")
+                    continue
+                unanswered = 0.0
+                try:
+                    workers_now = len(client.nthreads())
+                except Exception:  # noqa: BLE001 - the scheduler went away between two looks
+                    continue
+                without_workers = without_workers + elapsed if workers_now == 0 else 0.0
+                if without_workers >= NO_WORKER_SECONDS:
+                    raise WorkerLost(f"{where} has had no worker for {NO_WORKER_SECONDS:g} s")
+            for start in order[position:]:
+                if start in ready:
+                    yield ready.pop(start)
+        finally:
+            if waiting:
+                try:
+                    client.cancel(list(waiting))
+                except Exception:  # noqa: BLE001 - nothing left to cancel on a dead scheduler
+                    pass
 
 
 def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, record: bool = False,
@@ -305,11 +430,8 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
     if bounds is None:
         bounds = chunk_bounds(spec.games, effective_jobs(spec.jobs), spec.chunk_size)
     jobs = effective_jobs(spec.jobs)
-    tasks = (delayed(play_chunk)(spec, start, stop, record, table_format) for start, stop in bounds)
-    return_as = "generator" if ordered else "generator_unordered"
     if spec.backend == "dask":
-        with dask_backend(spec.scheduler, jobs):
-            yield from Parallel(n_jobs=-1, return_as=return_as)(tasks)
+        yield from _dask_chunks(spec, bounds, record, ordered, table_format, jobs)
         return
     if jobs == 1:
         for start, stop in bounds:
