@@ -10,7 +10,8 @@ model's weights (the shipped model of the family by default: a trained
 model plays longer games than an untrained one), and prints per second of
 wall time: games, decisions (calls of choose_play) and afterstates scored,
 and the share of the time spent learning (the TD updates) rather than
-playing. The decision time of `learned` alone is `bench_ladder.py`'s
+playing; then games per second of this process's CPU time, which a busy
+machine changes less than wall time. The decision time of `learned` alone is `bench_ladder.py`'s
 `ms/move` column.
 """
 
@@ -46,6 +47,7 @@ def main() -> None:
     games = decisions = afterstates = 0
     learning = 0.0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     while time.perf_counter() - started < args.seconds:
         game = Game(variant, seats, game_seed(12345, games))
         result = game.play()
@@ -56,6 +58,7 @@ def main() -> None:
         learning += time.perf_counter() - before
         games += 1
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     print(f"training throughput, {args.family} ({players} seat{'s' if players > 1 else ''}), one core, "
           f"{elapsed:.1f} s:")
     print(f"  games/s        {games / elapsed:8.2f}")
@@ -64,6 +67,7 @@ def main() -> None:
     print(f"  afterstates/s  {afterstates / elapsed:8.0f}   ({afterstates / max(decisions, 1):.0f} "
           f"a decision)")
     print(f"  learning share {learning / elapsed:8.1%}")
+    print(f"  games per CPU second {games / cpu:.2f} ({cpu:.1f} s of CPU: the figure busy neighbours change least)")
 
 
 if __name__ == "__main__":
