@@ -21,6 +21,7 @@ otherwise, on the house whose best play then scores most.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -116,8 +117,7 @@ class LearnedStrategy(Strategy):
             plays = legal_plays(sheet, view.offers)
             if not plays:
                 continue
-            trial = _with_sheet(view, sheet)
-            value = float(evaluator.decision(trial, plays).values.max())
+            value = float(evaluator.decision(replace(view, sheet=sheet), plays).values.max())
             if best_value is None or value > best_value:
                 best, best_value = house, value
         return best
@@ -130,8 +130,3 @@ class LearnedStrategy(Strategy):
         weights = np.exp((values - values.max()) / temperature)
         return int(self.rng.choice(len(values), p=weights / weights.sum()))
 
-
-def _with_sheet(view: PlayerView, sheet) -> PlayerView:
-    """The view with another sheet (a trial copy)."""
-    from dataclasses import replace
-    return replace(view, sheet=sheet)
