@@ -114,7 +114,7 @@ def _run_with_progress(total: int, quiet: bool, work):
 
 COMMON = [
     click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and players from this config (default: the bundled base config)."),
-    click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per match (or per plan, or per grid point)."),
+    click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per pair of strategies (with --table: games at the one table)."),
     click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every match plays the same game seeds."),
     click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core."),
     click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the result table and the tables here."),
@@ -228,8 +228,8 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
 
     \b
     Examples:
-      wtsim sweep configs/base.yaml --set plans.estates-4-4.points=[6,3],[8,4],[10,5] --games 500
-      wtsim sweep --set tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]
+      wtsim sweep configs/base.yaml --set "plans.estates-4-4.points=[6,3],[8,4],[10,5]" --games 500
+      wtsim sweep --set "tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]"
     """
     base = load_config(config).to_dict()
     output_folder(out)
