@@ -7,6 +7,10 @@ is in pyproject.toml.
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
 compile (Cython rejects it, or no C compiler), the install goes on and those modules run as
 Python: the games are the same, only slower.
+
+pip hides a build's output unless it runs with ``-v``, so the build also
+says on the terminal, when there is one, that the engine is being compiled
+and how long it took: a minute or two of silence is otherwise a mystery.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import runpy
+import sys
+import time
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -40,6 +46,25 @@ are when the C compiler runs (a source may change in between)."""
 
 C_FOLDER = HERE / "build" / "cython"
 
+BUILD_MINUTES = "about 2 minutes on two cores"
+"""How long compiling the engine takes on an idle machine (measured: see the
+README's set-up section)."""
+
+
+def announce(message: str) -> None:
+    """One line for the person installing: on the terminal when there is one
+    (pip captures the build's stdout and stderr and shows them only with -v),
+    else on stderr, where ``pip install -v`` and CI logs show it."""
+    line = f"welcometo-sim: {message}\n"
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as terminal:
+            terminal.write(line)
+            return
+    except OSError:
+        pass
+    sys.stderr.write(line)
+    sys.stderr.flush()
+
 
 def generated_c(module: str) -> Path:
     """The C file cythonize makes from a core module under `C_FOLDER`."""
@@ -58,6 +83,9 @@ def core_extensions() -> list[Extension]:
     except ImportError:
         return []
     extensions = []
+    stale = [name for name in core["CORE_MODULES"] if not _c_file_current(name)]
+    if stale:
+        announce(f"translating {len(stale)} engine modules to C with Cython (about 15 s) ...")
     for name in core["CORE_MODULES"]:
         source = core["source_path"](name, HERE)
         digest = core["source_digest"](source)
@@ -78,6 +106,13 @@ def core_extensions() -> list[Extension]:
     return extensions
 
 
+def _c_file_current(module: str) -> bool:
+    """Whether the C file of a core module was generated from its current source."""
+    digest_file = generated_c(module).with_suffix(".c.sha256")
+    source = core["source_path"](module, HERE)
+    return digest_file.exists() and digest_file.read_text() == core["source_digest"](source)
+
+
 class BuildCore(build_ext):
     """build_ext that records the source digest of every module it compiled
     (the manifest `compiled_core.select_core` checks at import)."""
@@ -95,11 +130,27 @@ class BuildCore(build_ext):
 
     def run(self) -> None:
         self.compiled: dict[str, str] = {}
+        started, cpu_started = time.monotonic(), _children_cpu()
+        pending = sum(map(self._out_of_date, self.extensions))
+        if pending:
+            announce(f"compiling the game engine ({pending} modules; {BUILD_MINUTES}; "
+                     f"WTSIM_PURE_PYTHON=1 skips it) ...")
         super().run()
+        if pending:
+            announce(f"game engine compiled: {len(self.compiled)} of {len(self.extensions)} modules ready "
+                     f"in {time.monotonic() - started:.0f} s ({_children_cpu() - cpu_started:.0f} s of compiler CPU time)")
         package_folder = Path(self.get_ext_fullpath("welcometo_sim.any_module")).parent  # in place or not
         manifest = package_folder / core["manifest_name"](self.get_ext_filename("any_module")[len("any_module"):])
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(self.compiled, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+    def _out_of_date(self, ext: Extension) -> bool:
+        """Whether build_ext will compile `ext` (as it decides: the compiled
+        file is missing or older than one of its sources)."""
+        target = Path(self.get_ext_fullpath(ext.name))
+        if self.force or not target.exists():
+            return True
+        return any(Path(source).stat().st_mtime > target.stat().st_mtime for source in [*ext.sources, *ext.depends])
 
     def build_extension(self, ext: Extension) -> None:
         # Raises when this optional module failed: it is then left out. Returns
@@ -107,6 +158,12 @@ class BuildCore(build_ext):
         # cythonize has just made again if the source changed.
         super().build_extension(ext)
         self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
+
+
+def _children_cpu() -> float:
+    """CPU seconds of finished child processes (the C compiler runs)."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 extensions = core_extensions()
