@@ -1,0 +1,42 @@
+"""Printed numbers (welcometo_sim.analysis.formatting): no NaN, no -0.000, integers as integers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from welcometo_sim.analysis.formatting import format_interval, format_number, merge_intervals, table_text
+
+
+def test_numbers_never_print_nan_or_a_negative_zero():
+    assert format_number(float("nan")) == "-"
+    assert format_number(None, missing="never completed") == "never completed"
+    assert format_number(pd.NA) == "-"
+    assert format_number(-0.0) == "0.000"
+    assert format_number(-0.0004) == "0.000"
+    assert format_number(-0.0004, signed=True) == "0.000"
+    assert format_number(-0.0004, percent=True) == "0.0%"
+    assert format_number(0.25, signed=True) == "+0.250"
+    assert format_number(-1.5, 1) == "-1.5"
+
+
+def test_integers_print_as_integers_and_whole_columns_too():
+    assert format_number(np.int64(30)) == "30"
+    assert format_number(30.0) == "30.000"
+    assert format_number(30.0, whole=True) == "30"
+    text = table_text(pd.DataFrame({"games": [30.0, 20.0], "mean": [45.0, 44.25]}, index=["a", "b"]))
+    assert text.splitlines()[1].split() == ["a", "30", "45.000"]
+
+
+def test_intervals_merge_into_one_column_and_missing_bounds_drop_out():
+    assert format_interval(0.5, 0.25, 0.75, percent=True) == "50.0% [25.0%, 75.0%]"
+    assert format_interval(1.0, -0.00001, 2.0, 1, signed=True) == "+1.0 [0.0, +2.0]"
+    assert format_interval(1.0, np.nan, 2.0) == "1.000"
+    assert format_interval(np.nan, 0, 1, missing="never completed") == "never completed"
+    table = pd.DataFrame({"mean": [1.0, np.nan], "mean_low": [0.5, np.nan], "mean_high": [1.5, np.nan],
+                          "n": [3, 4]})
+    merged = merge_intervals(table, 1, missing={"mean": "never"})
+    assert list(merged.columns) == ["mean", "n"]
+    assert list(merged["mean"]) == ["1.0 [0.5, 1.5]", "never"]
+    printed = table_text(table)
+    assert "nan" not in printed.lower() and "-0.0" not in printed
