@@ -150,9 +150,10 @@ def test_more_plan_points_raise_the_scores_of_players_who_complete_it(tmp_path, 
                         "--out", str(out)], capsys)
     assert code == 0
     table = pd.read_csv(out / "sweep.csv")
-    assert len(table) == 2
-    low, high = table["estates-2-2-2-2:completers_mean"]
-    assert high > low
+    assert sorted(set(table["point"])) == [0, 1]
+    points = table[table["measure"] == "plan points per player-game"].set_index("point")
+    assert points.loc[1, "value"] > points.loc[0, "value"]
+    assert points.loc[1, "diff"] > 0 and points.loc[0, "change"] == "baseline"
 
 
 def test_bad_sweep_settings_are_user_errors(tmp_path, capsys):

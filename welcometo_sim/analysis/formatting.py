@@ -40,7 +40,7 @@ def format_number(value: Any, digits: int = 3, *, signed: bool = False, missing:
     Integers (and, with ``whole``, floats holding an integer: a count stored
     as float) print without decimals; other floats with ``digits`` decimals; ``signed`` adds ``+`` to
     positive values (for differences); a value that rounds to zero prints
-    without a sign; ``percent`` multiplies by 100 and appends ``%``; a missing
+    without a sign; ``percent`` multiplies by 100 and appends ``%`` (one decimal); a missing
     value prints as ``missing``; infinities as ``inf``/``-inf``."""
     if is_missing(value):
         return missing
@@ -52,7 +52,7 @@ def format_number(value: Any, digits: int = 3, *, signed: bool = False, missing:
     if math.isinf(number):
         return ("+inf" if signed else "inf") if number > 0 else "-inf"
     if percent:
-        return _signed(f"{100 * number:.{max(digits - 2, 0)}f}", signed) + "%"
+        return _signed(f"{100 * number:.1f}", signed) + "%"
     if isinstance(value, (int, np.integer)) or (whole and number.is_integer()):
         return _signed(str(int(number)), signed)
     return _signed(f"{number:.{digits}f}", signed)

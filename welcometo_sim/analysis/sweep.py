@@ -5,7 +5,9 @@ A setting is ``KEY=V1,V2,…`` where KEY is a dotted path into the config
 start with an overrides section (``plans``, ``add_plans``, ``remove_plans``,
 ``tracks``, ``deck``) go to ``overrides`` (see rules/overrides.py). The
 values are read as YAML, so ``plans.estates-4-4.points=[7,4],[8,4]`` sweeps
-two point pairs. The grid is the product of all settings.
+two point pairs. The grid is the product of all settings; the first grid
+point is the baseline that every other point is compared with, game by game
+(every point plays the same seeds).
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import yaml
 
 from ..config import ConfigError, bounded_yaml
 from ..rules.overrides import OVERRIDE_KEYS
+from .stats import mean_interval, paired_bootstrap_ci, rate_interval
 
-Z95 = 1.959963984540054
+BOOTSTRAP_SEED = 0
+"""Fixed, so the same games always give the same intervals."""
 
 
 class SweepError(ValueError):
@@ -90,44 +94,157 @@ def grid(base: dict, settings: list[str]) -> list[tuple[dict[str, Any], dict]]:
     return points
 
 
-def _mean_ci(values: pd.Series) -> tuple[float, float, float]:
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return mean, mean - half, mean + half
+MEASURE_COLUMNS = ["point", "measure", "kind", "n", "value", "value_low", "value_high",
+                   "diff", "diff_low", "diff_high", "change"]
+"""The long sweep table: one row per grid point and measure (the --set keys come first)."""
+NO_CHANGE = "no clear change"
+SAME = "same in every game"
+BASELINE = "baseline"
 
 
-def point_metrics(frame: pd.DataFrame) -> dict[str, Any]:
-    """Metrics of one grid point: per player mean score (95% CI) and win rate,
-    mean game length, and per plan slot its completion rate and the mean score
-    of the players who completed it (95% CI)."""
-    row: dict[str, Any] = {"games": frame["game"].nunique(),
-                           "mean_turns": float(frame.drop_duplicates("game")["turns"].mean())}
-    for player, block in frame.groupby("player", sort=False):
-        mean, low, high = _mean_ci(block["total"])
-        row[f"{player}:mean"], row[f"{player}:low"], row[f"{player}:high"] = mean, low, high
-        row[f"{player}:win_rate"] = float(block["won"].mean())
+def point_measures(frame: pd.DataFrame) -> dict[str, tuple[str, pd.Series]]:
+    """Every measure of one grid point as (kind, values): ``mean`` or ``rate``, and
+    one value per game (indexed by game) or per player-game (by game and player),
+    so that the same game of two grid points (same seed) can be paired.
+
+    Measures: each player's score and win, the game length, the share of games
+    ended by refusals, each plan slot's completion (per player-game; the plan
+    id is named when one plan fills the slot), and the plan points per
+    player-game."""
+    rows = frame.set_index(["game", "player"]).sort_index()
+    games = frame.drop_duplicates("game").set_index("game").sort_index()
+    measures: dict[str, tuple[str, pd.Series]] = {}
+    for player, block in rows.groupby(level="player", sort=False):
+        by_game = block.droplevel("player")
+        measures[f"score {player}"] = ("mean", by_game["total"].astype(float))
+        measures[f"win {player}"] = ("rate", by_game["won"].astype(float))
+    measures["game length (turns)"] = ("mean", games["turns"].astype(float))
+    measures["ended by refusals"] = ("rate", games["end_reason"].astype(str).str.contains("refusals")
+                                     .astype(float))
     for slot in (1, 2, 3):
-        done = frame[f"plan{slot}_turn"].notna()
-        plan_ids = frame[f"plan{slot}"].unique()
-        label = plan_ids[0] if len(plan_ids) == 1 else f"plan{slot}"
-        mean, low, high = _mean_ci(frame.loc[done, "total"])
-        row[f"{label}:completion"] = float(done.mean())
-        row[f"{label}:completers_mean"] = mean
-        row[f"{label}:completers_low"] = low
-        row[f"{label}:completers_high"] = high
-    return row
+        ids = frame[f"plan{slot}"].unique()
+        name = f"plan {slot} completed" + (f" ({ids[0]})" if len(ids) == 1 else "")
+        measures[name] = ("rate", rows[f"plan{slot}_turn"].notna().astype(float))
+    measures["plan points per player-game"] = ("mean", rows["plans"].astype(float))
+    return measures
+
+
+def _estimate(kind: str, values: pd.Series) -> tuple[float, float, float]:
+    if kind == "rate":
+        return rate_interval(float(values.sum()), len(values))
+    return mean_interval(values.to_numpy(dtype=float))
+
+
+def _difference(values: pd.Series, baseline: pd.Series) -> tuple[float, float, float]:
+    """Mean paired difference to the baseline over the games both played, with a
+    paired bootstrap interval; NaN when they share no game."""
+    both = pd.concat([values.rename("v"), baseline.rename("b")], axis=1, join="inner").dropna()
+    if both.empty:
+        return (math.nan, math.nan, math.nan)
+    return paired_bootstrap_ci((both["v"] - both["b"]).to_numpy(), seed=BOOTSTRAP_SEED)
+
+
+def _change(diff: float, low: float, high: float) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return NO_CHANGE if not math.isnan(diff) else "-"
+    if low == high == diff == 0:
+        return SAME
+    if low > 0:
+        return "higher"
+    if high < 0:
+        return "lower"
+    return NO_CHANGE
+
+
+def measure_rows(point: int, measures: dict[str, tuple[str, pd.Series]],
+                 baseline: dict[str, tuple[str, pd.Series]]) -> list[dict[str, Any]]:
+    """The long-table rows of one grid point, with differences to the baseline."""
+    rows = []
+    for name, (kind, values) in measures.items():
+        value, low, high = _estimate(kind, values)
+        row = {"point": point, "measure": name, "kind": kind, "n": int(len(values)),
+               "value": value, "value_low": low, "value_high": high}
+        if point == 0:
+            row.update(diff=0.0, diff_low=math.nan, diff_high=math.nan, change=BASELINE)
+        elif name in baseline:
+            diff, d_low, d_high = _difference(values, baseline[name][1])
+            row.update(diff=diff, diff_low=d_low, diff_high=d_high, change=_change(diff, d_low, d_high))
+        else:
+            row.update(diff=math.nan, diff_low=math.nan, diff_high=math.nan, change="not at the baseline")
+        rows.append(row)
+    return rows
 
 
 def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) -> pd.DataFrame:
-    """Run every grid point with `run(config) -> result table`; one row per point."""
+    """Run every grid point with `run(config) -> result table` and compare it with
+    the first (the baseline).
+
+    One row per grid point and measure (columns: the --set keys as JSON, then
+    MEASURE_COLUMNS): the estimate with its 95% interval (t for means, Wilson
+    for rates) and the mean paired difference to the baseline with a paired
+    bootstrap interval. Grid points play the same seeds, so game g of every
+    point is dealt the same cards and the difference removes that luck;
+    `change` says whether the interval is above or below zero."""
     rows = []
-    for chosen, config in grid(base, settings):
+    baseline: dict[str, tuple[str, pd.Series]] = {}
+    for index, (chosen, config) in enumerate(grid(base, settings)):
         try:
             frame = run(config)
         except ConfigError as exc:
             raise SweepError(f"grid point {chosen}: {exc}") from None
-        rows.append({**{k: json.dumps(v) for k, v in chosen.items()}, **point_metrics(frame)})
+        if frame.empty:
+            raise SweepError(f"grid point {chosen}: no game finished")
+        measures = point_measures(frame)
+        if index == 0:
+            baseline = measures
+        keys = {k: json.dumps(v) for k, v in chosen.items()}
+        rows += [{**keys, **row} for row in measure_rows(index, measures, baseline)]
     return pd.DataFrame(rows)
+
+
+def setting_keys(table: pd.DataFrame) -> list[str]:
+    """The --set keys of a long sweep table (its columns that are not measures)."""
+    return [c for c in table.columns if c not in MEASURE_COLUMNS]
+
+
+def points_table(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per grid point: its number and the value of every --set key."""
+    keys = setting_keys(table)
+    return table.drop_duplicates("point").set_index("point")[keys]
+
+
+PRINTED_COLUMNS = ["n", "value", "value_low", "value_high", "diff", "diff_low", "diff_high", "change"]
+
+
+def measure_table(table: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """The rows of one measure, indexed by grid point (numbers, for printing or plots)."""
+    rows = table[table["measure"] == measure].set_index("point")
+    return rows[PRINTED_COLUMNS]
+
+
+def sweep_text(table: pd.DataFrame, digits: int = 2) -> str:
+    """The printed sweep: the grid points, then one narrow table per measure
+    (estimate and difference to point 0, each with its 95% interval)."""
+    from .formatting import table_text
+
+    parts = ["points", table_text(points_table(table))]
+    for measure in dict.fromkeys(table["measure"]):
+        rows = measure_table(table, measure)
+        kind = table.loc[table["measure"] == measure, "kind"].iloc[0]
+        printed = rows.astype({"diff": float})
+        printed.loc[printed["change"] == BASELINE, "diff"] = math.nan
+        rates = ("value", "diff") if kind == "rate" else ()
+        unit = "share" if kind == "rate" else "mean"
+        parts += ["", f"{measure} ({unit}; diff: paired difference to point 0)",
+                  table_text(printed, digits, percent=rates, signed=("diff",),
+                             missing={"diff": BASELINE})]
+    return "\n".join(parts)
+
+
+def sweep_document(table: pd.DataFrame, facts: dict[str, Any]) -> dict[str, Any]:
+    """The sweep as one JSON-ready document: the facts of the run, the grid points
+    and the long table's rows (missing numbers as null)."""
+    points = [{"point": int(point), "set": {k: json.loads(v) for k, v in row.items()}}
+              for point, row in points_table(table).iterrows()]
+    records = json.loads(table.to_json(orient="records"))
+    return {**facts, "baseline": 0, "points": points, "rows": records}

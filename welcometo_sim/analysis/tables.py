@@ -1,12 +1,30 @@
-"""The first tables of a run: score distributions and per-category breakdowns."""
+"""The first tables of a run: score distributions and per-category breakdowns.
+
+Every mean comes with its 95% Student t interval (``mean_low``, ``mean_high``)
+and every rate with its Wilson interval (``win_rate_low``/``_high``,
+``share_low``/``_high``). Tables from a `wtsim compare --out` folder, where
+game numbers repeat in every match, are keyed by (match, game) first, so
+games of different matches are never taken for one.
+"""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pandas as pd
 
 from ..rules.scoring import SCORE_FIELDS
+from ..sim.results import ResultsError, read_summary_frame, table_path
+from .stats import mean_interval, rate_interval
 
-DISTRIBUTION_COLUMNS = ["games", "mean", "std", "min", "p10", "median", "p90", "max", "win_rate"]
+DISTRIBUTION_COLUMNS = ["games", "mean", "mean_low", "mean_high", "std", "min", "p10", "median", "p90",
+                        "max", "win_rate", "win_rate_low", "win_rate_high"]
+MATCH_COLUMNS = ("match", "rank", "player")
+"""What a compare folder's summary needs besides the summary columns."""
+PAIR_INTERVALS = {"win_low": "a_win_rate_low", "win_high": "a_win_rate_high",
+                  "diff_low": "mean_diff_low", "diff_high": "mean_diff_high"}
+"""The head-to-head table's bounds named as every other interval (X_low, X_high)."""
 
 
 def _group_key(frame: pd.DataFrame, by: str) -> str:
@@ -15,22 +33,40 @@ def _group_key(frame: pd.DataFrame, by: str) -> str:
     return by
 
 
+def keyed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table with one `game` number per game: a compare table repeats game
+    numbers in every match, so there (match, game) becomes the game."""
+    if "match" not in frame.columns:
+        return frame
+    from .compare import with_game_key  # compare imports this module
+
+    return with_game_key(frame)
+
+
 def score_distribution(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
-    """Per player (or strategy, or seat): games played and the distribution of totals,
-    with the share of games won (rank 1, ties included)."""
+    """Per player (or strategy, or seat): games played and the distribution of totals
+    with the mean's 95% interval, and the share of player-games won (rank 1, ties
+    included) with its Wilson interval."""
+    frame = keyed(frame)
     grouped = frame.groupby(_group_key(frame, by), sort=False)
     totals = grouped["total"]
+    rows = {}
+    for group, block in grouped:
+        mean, low, high = mean_interval(block["total"].to_numpy(dtype=float))
+        rate, rate_low, rate_high = rate_interval(int(block["won"].sum()), len(block))
+        rows[group] = {"mean": mean, "mean_low": low, "mean_high": high, "win_rate": rate,
+                       "win_rate_low": rate_low, "win_rate_high": rate_high}
+    intervals = pd.DataFrame.from_dict(rows, orient="index")
     table = pd.DataFrame({
         "games": grouped["game"].nunique(),
-        "mean": totals.mean(),
         "std": totals.std(ddof=1),
         "min": totals.min(),
         "p10": totals.quantile(0.10),
         "median": totals.median(),
         "p90": totals.quantile(0.90),
         "max": totals.max(),
-        "win_rate": grouped["won"].mean(),
-    })
+    }).join(intervals)
+    table.index.name = by
     return table[DISTRIBUTION_COLUMNS].sort_values("mean", ascending=False)
 
 
@@ -44,16 +80,57 @@ def category_breakdown(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
 
 
 def game_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per-game facts: mean game length and how often each end reason occurred."""
-    games = frame.drop_duplicates("game")
-    reasons = games["end_reason"].value_counts(normalize=True).rename("share")
-    return pd.DataFrame({"games": games["end_reason"].value_counts(), "share": reasons})
+    """How games ended: per end reason, the number of games and their share with
+    its Wilson interval."""
+    games = keyed(frame).drop_duplicates("game")
+    counts = games["end_reason"].value_counts()
+    rows = {reason: rate_interval(int(count), len(games)) for reason, count in counts.items()}
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=["share", "share_low", "share_high"])
+    table.insert(0, "games", counts)
+    table.index.name = "end_reason"
+    return table
 
 
 def summary_tables(frame: pd.DataFrame, by: str = "player") -> dict[str, pd.DataFrame]:
-    """The tables printed after a run, by name."""
-    return {
+    """The tables printed after a run, by name; a compare table (with a `match`
+    column) also gets `pairs`, the head-to-head table `wtsim compare` prints."""
+    frame = keyed(frame)
+    tables = {
         "scores": score_distribution(frame, by),
         "breakdown": category_breakdown(frame, by),
         "endings": game_summary(frame),
     }
+    if "match" in frame.columns and {"rank", "player"} <= set(frame.columns):
+        from .compare import pair_table
+
+        pairs = pair_table(frame, seed=0).rename(columns=PAIR_INTERVALS)
+        tables["pairs"] = pairs.set_index(["a", "b"]) if not pairs.empty else pairs
+    return tables
+
+
+def _table_columns(path: Path) -> list[str]:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return list(pq.ParquetFile(path).schema_arrow.names)
+    return list(pd.read_csv(path, nrows=0).columns)
+
+
+def read_summary(folder: str | os.PathLike, by: str = "player") -> pd.DataFrame:
+    """The columns the summary tables need (see `read_summary_frame`), plus the
+    match, rank and player of a compare folder, keyed so games of different
+    matches stay apart."""
+    frame = read_summary_frame(folder, by)
+    path = table_path(folder)
+    try:
+        columns = _table_columns(path)
+        if "match" not in columns:
+            return frame
+        extra = [c for c in MATCH_COLUMNS if c not in frame.columns]
+        more = (pd.read_parquet(path, columns=extra) if path.suffix == ".parquet"
+                else pd.read_csv(path, usecols=extra)[extra])
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
+    for column in extra:
+        frame[column] = more[column].to_numpy()
+    return keyed(frame)

@@ -1,0 +1,57 @@
+"""Intervals of the summary tables: t for means, Wilson for rates, games keyed by match."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as scipy_stats
+
+from welcometo_sim.analysis.stats import mean_interval, rate_interval, t_value, wilson_interval
+from welcometo_sim.analysis.tables import game_summary, score_distribution
+
+
+@pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
+def test_t_value_matches_scipy_for_every_degree_of_freedom(confidence):
+    for df in [*range(1, 260), 1000, 100_000]:
+        expected = scipy_stats.t.ppf(0.5 + confidence / 2, df)
+        assert t_value(confidence, df) == pytest.approx(expected, rel=1e-9), df
+
+
+def test_mean_interval_is_the_t_interval_and_says_nothing_about_one_value():
+    values = np.array([3.0, 7.0, 8.0, 12.0])
+    mean, low, high = mean_interval(values)
+    half = scipy_stats.t.ppf(0.975, 3) * values.std(ddof=1) / 2
+    assert (mean, low, high) == pytest.approx((7.5, 7.5 - half, 7.5 + half))
+    one = mean_interval([4.0])
+    assert one[0] == 4.0 and math.isnan(one[1]) and math.isnan(one[2])
+    assert all(math.isnan(v) for v in mean_interval([]))
+    assert all(math.isnan(v) for v in rate_interval(0, 0))
+    assert rate_interval(3, 10)[1:] == wilson_interval(3, 10)
+
+
+def compare_like_table() -> pd.DataFrame:
+    """Two matches that both number their games 0 and 1 (as `compare --out` writes)."""
+    rows = []
+    for match, (a, b) in enumerate((("x", "y"), ("x", "z"))):
+        for game in (0, 1):
+            for seat, (player, total) in enumerate(((a, 50 + game), (b, 40 + match))):
+                rows.append({"match": match, "game": game, "seat": seat, "player": player,
+                             "strategy": player, "total": total, "rank": seat + 1, "won": seat == 0,
+                             "end_reason": "refusals" if match else "plans"})
+    return pd.DataFrame(rows)
+
+
+def test_games_of_different_matches_are_not_merged():
+    frame = compare_like_table()
+    scores = score_distribution(frame)
+    assert scores.loc["x", "games"] == 4 and scores.loc["y", "games"] == 2
+    assert scores.loc["x", "win_rate"] == 1.0
+    assert scores.loc["x", "win_rate_low"] == pytest.approx(wilson_interval(4, 4)[0])
+    assert scores.loc["x", "mean_low"] < scores.loc["x", "mean"] < scores.loc["x", "mean_high"]
+    endings = game_summary(frame)
+    assert endings["games"].to_dict() == {"plans": 2, "refusals": 2}
+    assert endings.loc["plans", "share"] == 0.5
+    assert endings.loc["plans", ["share_low", "share_high"]].tolist() == pytest.approx(wilson_interval(2, 4))
