@@ -7,20 +7,25 @@ raised or answered illegally (finished results are kept).
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import sys
+import textwrap
+from dataclasses import dataclass
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import click
 import pandas as pd
+import yaml
+from click.shell_completion import CompletionItem
 
-from .analysis.formatting import table_text
-from .analysis.tables import read_summary, summary_tables
+from .analysis.tables import summary_tables
 from .api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from .compiled_core import engine
-from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, ConfigError, RunSpec, bounded_yaml, parse_config
+from .rules.data import DEFAULT_DATA
 from .rules.game import StrategyError
 from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from .rules.sheet import render_sheet
@@ -45,23 +50,10 @@ def fail(message: str) -> None:
     raise UserError(message)
 
 
-PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate")
-"""Rates printed as percentages in text tables (scripts get the fractions)."""
-
-
-def json_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
-    """Tables as JSON objects keyed by row label (a two-level label joined by ' vs ')."""
-    payload = {}
-    for name, table in tables.items():
-        if isinstance(table.index, pd.MultiIndex):
-            table = table.set_axis([" vs ".join(map(str, i)) for i in table.index])
-        payload[name] = json.loads(table.to_json(orient="index"))
-    return payload
-
-
 def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(json_tables(tables), indent=2))
+        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
+        click.echo(json.dumps(payload, indent=2))
         return
     for name, table in tables.items():
         if as_csv:
@@ -69,7 +61,7 @@ def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -
             click.echo(table.to_csv(float_format="%.4g"), nl=False)
         else:
             click.echo(f"\n{name}")
-            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",)))
+            click.echo(table.to_string(float_format=lambda v: f"{v:.2f}"))
 
 
 def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:
@@ -81,7 +73,51 @@ def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | Non
     return bar.update, bar
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# ------------------------------------------------------------ shell completion
+BUNDLED_CONFIGS = Path("configs")
+"""Where the bundled configs are, relative to the folder wtsim runs in (the
+repository's `configs/`): completion offers them first."""
+
+PLAN_FIELDS = ("points", "estates", "deck")
+"""The fields of a plan that `sweep --set plans.<id>.<field>=...` can change."""
+
+
+def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Registered strategy names (built in or installed) that start with what is typed."""
+    return [CompletionItem(name) for name in sorted(builtin_strategies()) if name.startswith(incomplete)]
+
+
+def complete_config(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The bundled configs whose path starts with what is typed; when none
+    does, the shell completes file names as usual (a config of one's own)."""
+    bundled = sorted(str(path) for path in BUNDLED_CONFIGS.glob("*.yaml")) if BUNDLED_CONFIGS.is_dir() else []
+    matches = [CompletionItem(path) for path in bundled if path.startswith(incomplete)]
+    return matches or [CompletionItem(incomplete, type="file")]
+
+
+def complete_plan_setting(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """`plans.<plan id>.<field>=` keys for every plan of every variant, the
+    what-if keys whose plan ids nobody remembers."""
+    keys = (f"plans.{plan.id}.{field}=" for plan in DEFAULT_DATA.all_plans() for field in PLAN_FIELDS)
+    return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
+
+
+class Commands(click.Group):
+    """The command group: `wtsim --help` shows the whole first sentence of each
+    command's help, wrapped, where click would cut it at the terminal's width."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="welcometo-sim", prog_name="wtsim",
                       message=f"%(prog)s, version %(version)s ({engine()} engine)")
 def cli() -> None:
@@ -98,8 +134,12 @@ RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "c
                     "force": "--force"}
 
 
+STDIN = "-"
+"""The CONFIG of `wtsim run -`: the config is read from standard input."""
+
+
 @cli.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False, type=click.Path(dir_okay=False, allow_dash=True), shell_complete=complete_config)
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Number of games (overrides the config).")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed (overrides the config).")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 uses every core, at most the machine's cores (overrides the config).")
@@ -113,13 +153,17 @@ RESUME_CONFLICTS = {"config": "CONFIG", "games": "--games", "seed": "--seed", "c
 @click.option("--backend", type=click.Choice(["loky", "dask"]), help="Where chunks run: local processes (loky) or a dask cluster.")
 @click.option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask).")
 @click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True, help="Group the printed tables by.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables; errors only.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no tables: only the results folder on stdout.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (results folder, run, tables) instead of the tables.")
 @click.option("--force", is_flag=True, help="Start over in an --out folder that holds another run (deletes only that run's files).")
 def run(config: str | None, games: int | None, seed: int | None, jobs: int | None,
         chunk_size: int | None, out: str | None, records: bool, fmt: str | None, resume: str | None,
         on_error: str | None, move_timeout: float | None, backend: str | None, scheduler: str | None,
-        by: str, quiet: bool, force: bool) -> None:
+        by: str, quiet: bool, as_json: bool, force: bool) -> None:
     """Play games from CONFIG (default: the bundled configs/base.yaml) and write the results.
+
+    CONFIG `-` reads the config from standard input. The results folder is
+    printed on stdout (alone with --quiet; in the JSON with --json).
 
     Finished chunks are saved as they come in; after Ctrl-C, a crash or a
     strategy error, `--resume DIR` plays only what is missing (and any chunk
@@ -131,6 +175,8 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
       wtsim run
       wtsim run configs/base.yaml --games 2000 --seed 7 --jobs 2
       wtsim run --games 100 --records --out results/try --quiet
+      folder=$(wtsim run configs/solo.yaml --games 50 --quiet)
+      wtsim run - --json < configs/expert.yaml
       wtsim run --resume results/try
       wtsim run configs/base.yaml --scheduler tcp://10.0.0.5:8786 --games 1000000
     """
@@ -140,9 +186,11 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
         clash = [option for name, option in RESUME_CONFLICTS.items() if given[name] is not None and given[name] is not False]
         if clash:
             fail(f"--resume: {clash[0]} cannot change a run in progress (it keeps its saved config)")
-        _resume(Path(resume), jobs, backend, scheduler, on_error, by, quiet)
+        _resume(Path(resume), jobs, backend, scheduler, on_error, Shown(by, quiet, as_json))
         return
-    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size,
+    shown = Shown(by, quiet, as_json)
+    source = stdin_config() if config == STDIN else config
+    spec = resolve_spec(source, games=games, seed=seed, jobs=jobs, chunk_size=chunk_size,
                         on_error=on_error, move_timeout=move_timeout, backend=backend, scheduler=scheduler)
     fmt = choose_format(fmt)
     prepared = prepare_folder(spec, out, fmt, records, force)
@@ -150,12 +198,35 @@ def run(config: str | None, games: int | None, seed: int | None, jobs: int | Non
     if prepared.manifest is not None:
         if prepared.manifest["status"] != "finished":
             notice(f"{folder} holds this run, unfinished; continuing it")
-        _resume(folder, spec.jobs, spec.backend, spec.scheduler, spec.on_error, by, quiet)
+        _resume(folder, spec.jobs, spec.backend, spec.scheduler, spec.on_error, shown)
         return
     with _progress_bar(spec.games, 0, quiet) as progress, _stopped_in(folder):
         output = execute(spec, folder, records=records, fmt=fmt, progress=progress, force=force,
                          notify=notice)
-    _report_run(output, f"{spec.games} games", by, quiet)
+    _report_run(output, f"{spec.games} games", shown)
+
+
+def stdin_config(where: str = "<stdin>") -> RunSpec:
+    """The config of `wtsim run -`, read from standard input with the bounds
+    and the one-line errors of a config file (relative `params_file` paths
+    are read from the working folder)."""
+    data = sys.stdin.buffer.read(MAX_YAML_BYTES + 1)
+    if len(data) > MAX_YAML_BYTES:
+        fail(f"{where}: cannot read: larger than {MAX_YAML_BYTES // 1024} KiB")
+    try:
+        raw = bounded_yaml(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        fail(f"{where}: cannot read: not UTF-8 text ({exc.reason} at byte {exc.start + 1})")
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        fail(f"{where}:{at} malformed YAML: {problem}")
+    except RecursionError:
+        fail(f"{where}: malformed YAML: nested too deeply")
+    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
+        fail(f"{where}: malformed YAML: cannot read a value ({type(exc).__name__}: {exc})")
+    return parse_config(raw, where, default_name="stdin")
 
 
 def notice(message: str) -> None:
@@ -163,22 +234,52 @@ def notice(message: str) -> None:
     click.echo(f"wtsim: {one_line(message)}", err=True)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """How `wtsim run` shows a finished run: tables grouped `by`, or with
+    `quiet` only the results folder, or with `as_json` one JSON object."""
+
+    by: str
+    quiet: bool
+    as_json: bool
+
+
 def _resume(folder: Path, jobs: int | None, backend: str | None, scheduler: str | None,
-            on_error: str | None, by: str, quiet: bool) -> None:
+            on_error: str | None, shown: Shown) -> None:
     if resumable_manifest(folder)["status"] == "finished":
-        resume(folder)
-        click.echo(f"{folder}: the run is already finished; nothing to do")
+        output = resume(folder)
+        if shown.as_json or shown.quiet:
+            _report_run(output, "", shown)
+        else:
+            click.echo(f"{folder}: the run is already finished; nothing to do")
         return
     done, total = chunks_done(folder)
-    with _progress_bar(total, done, quiet) as progress, _stopped_in(folder):
+    with _progress_bar(total, done, shown.quiet) as progress, _stopped_in(folder):
         output = resume(folder, jobs=jobs, backend=backend, scheduler=scheduler, on_error=on_error,
                         progress=progress, notify=notice)
-    _report_run(output, f"{output.played} missing games of {total}", by, quiet)
+    _report_run(output, f"{output.played} missing games of {total}", shown)
 
 
-def _report_run(output: RunOutput, what: str, by: str, quiet: bool) -> None:
-    if quiet:
+def run_document(output: RunOutput, by: str) -> dict[str, Any]:
+    """What `wtsim run --json` prints: where the results are, what was played,
+    and the tables of `wtsim summarize --json` (same keys)."""
+    m = output.manifest
+    tables = summary_tables(read_summary_frame(output.folder, by), by)
+    return {"folder": str(output.folder), "name": m.get("name"), "seed": m["seed"], "games": m["games"],
+            "played": output.played, "wall_seconds": m["wall_seconds"],
+            "games_per_second": m["games_per_second"], "errors_file": m.get("errors_file"),
+            **{name: json.loads(t.to_json(orient="index")) for name, t in tables.items()},
+            "errored_games": int(m.get("errors") or 0)}
+
+
+def _report_run(output: RunOutput, what: str, shown: Shown) -> None:
+    if shown.as_json:
+        click.echo(json.dumps(run_document(output, shown.by), indent=2))
         return
+    if shown.quiet:
+        click.echo(str(output.folder))
+        return
+    by = shown.by
     m = output.manifest
     click.echo(f"{what} in {m['wall_seconds']:.1f} s ({m['games_per_second']} games/s), "
                f"seed {m['seed']}; results in {output.folder}")
@@ -224,26 +325,22 @@ def _stopped_in(folder: Path) -> Iterator[None]:
 
 @cli.command()
 @click.argument("results_dir", type=click.Path())
-@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True)
+@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True,
+              help="Group the tables by player name, strategy or seat.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the tables as CSV (each after a '# name' line).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as one JSON object.")
 def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
     """Print the tables of a finished run again, from its saved files.
-
-    RESULTS_DIR is a run folder or any folder with a results table (`compare`,
-    `plans --out`). Means carry 95% t intervals, rates Wilson intervals; a
-    compare folder's games are told apart by match and it also gets the
-    head-to-head `pairs` table that `wtsim compare` prints.
 
     Games that a strategy broke under `on_error: skip` are not in the tables;
     their count is printed (`errored_games` in --json) and errors.csv lists them.
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    tables = summary_tables(read_summary(results_dir, by), by)
+    tables = summary_tables(read_summary_frame(results_dir, by), by)
     errored = _errored_games(Path(results_dir))
     if as_json:
-        payload = json_tables(tables)
+        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
         click.echo(json.dumps({**payload, "errored_games": errored}, indent=2))
         return
     print_tables(tables, as_csv, as_json=False)
@@ -266,7 +363,8 @@ def _errored_games(folder: Path) -> int:
 @click.option("--html", "fmt", flag_value="html", help="Write one self-contained report.html (figures embedded).")
 @click.option("--md", "fmt", flag_value="md", default=True, help="Write report.md next to the PNG figures (default).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder (default RESULTS_DIR/report/).")
-@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True)
+@click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True,
+              help="Group the tables and figures by player name, strategy or seat.")
 def report(results_dir: str, fmt: str, out: str | None, by: str) -> None:
     """Write a report of a finished run: summary tables and four figures (needs matplotlib).
 
@@ -387,19 +485,67 @@ def verify_cmd(records: str) -> None:
         sys.exit(1)
 
 
+MAX_TEXT_WIDTH = 100
+"""Printed text is wrapped at the terminal's width, and at most this wide."""
+
+
 @cli.command()
-def strategies() -> None:
-    """List the registered strategies and their parameters."""
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: name -> ref, description, params.")
+def strategies(as_json: bool) -> None:
+    """List the registered strategies, what they do and their parameters.
+
+    Parameters are shown as they are set inline (greedy:shortlist=6), nested
+    ones with dotted keys, each with its default.
+    """
+    entries = strategy_entries()
+    if as_json:
+        click.echo(json.dumps(entries, indent=2))
+        return
+    width = min(MAX_TEXT_WIDTH, shutil.get_terminal_size().columns if sys.stdout.isatty() else MAX_TEXT_WIDTH)
+    for name, entry in entries.items():
+        click.echo(f"{name}  ({entry['ref']})")
+        if "error" in entry:
+            click.echo(f"    cannot load: {entry['error']}")
+            continue
+        click.echo(textwrap.fill(entry["description"], width, initial_indent="    ", subsequent_indent="    "))
+        pairs = [f"{key}={json.dumps(value)}" for key, value in dotted(entry["params"])]
+        if pairs:
+            click.echo(textwrap.fill(" ".join(pairs), width, initial_indent="    params: ",
+                                     subsequent_indent="            ", break_long_words=False))
+
+
+def strategy_entries() -> dict[str, dict[str, Any]]:
+    """Every registered strategy: its reference, the first paragraph of its
+    docstring and its default parameters (or why it cannot be loaded)."""
+    entries: dict[str, dict[str, Any]] = {}
     for name, ref in sorted(builtin_strategies().items()):
         try:
             cls = load_strategy(name)
         except StrategyLoadError as exc:
-            click.echo(f"{name}: cannot load ({exc})")
+            entries[name] = {"ref": ref, "error": one_line(str(exc))}
             continue
-        summary = (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()
-        click.echo(f"{name}  ({ref})  {summary[0] if summary else ''}")
-        if cls.defaults:
-            click.echo(f"    params: {json.dumps(cls.defaults)}")
+        entries[name] = {"ref": ref, "description": strategy_description(cls), "params": cls.defaults}
+    return entries
+
+
+def strategy_description(cls: type) -> str:
+    """The first paragraph of a strategy's docstring (its module's when the class
+    has none), on one line, without a leading "`name`:" that repeats the name."""
+    doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    prefix = f"`{cls.name}`:"
+    return paragraph[len(prefix):].strip() if paragraph.startswith(prefix) else paragraph
+
+
+def dotted(params: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested parameters as (dotted key, value) pairs, the keys inline parameters take."""
+    pairs: list[tuple[str, Any]] = []
+    for key, value in params.items():
+        if isinstance(value, dict) and value:
+            pairs += dotted(value, f"{prefix}{key}.")
+        else:
+            pairs.append((f"{prefix}{key}", value))
+    return pairs
 
 
 from . import cli_analysis  # noqa: E402,F401  (registers compare, plans and sweep)

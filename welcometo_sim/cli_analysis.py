@@ -7,7 +7,6 @@ csv, json or parquet) for scripts.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import replace
@@ -19,10 +18,9 @@ import yaml
 
 from .analysis.compare import comparison_tables
 from .analysis.plan_balance import plan_balance_table
-from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
+from .analysis.sweep import SweepError, sweep
 from .api import resolve_spec
-from .cli import _make_progress, cli, fail
-from .compiled_core import engine
+from .cli import _make_progress, cli, complete_config, complete_plan_setting, complete_strategy, fail
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import _write_atomically as write_atomically
 from .sim.results import output_error, read_table, to_frame, write_json
@@ -115,7 +113,7 @@ def _run_with_progress(total: int, quiet: bool, work):
 
 
 COMMON = [
-    click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and players from this config (default: the bundled base config)."),
+    click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and players from this config (default: the bundled base config)."),
     click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per pair of strategies (with --table: games at the one table)."),
     click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every match plays the same game seeds."),
     click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core."),
@@ -132,7 +130,7 @@ def common_options(func):
 
 
 @cli.command()
-@click.argument("strategies", nargs=-1)
+@click.argument("strategies", nargs=-1, shell_complete=complete_strategy)
 @common_options
 @click.option("--table", is_flag=True, help="Seat every strategy at one table instead of a round robin of pairs.")
 @click.option("--results", "results_dir", type=click.Path(), help="Analyse a saved results folder instead of playing.")
@@ -168,7 +166,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
 
 
 @cli.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--games-per-plan", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="Games for each plan.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every plan plays the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
@@ -213,107 +211,55 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
 
 
 @cli.command(name="sweep")
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", help="A config key and the values to sweep (repeatable; the grid is their product; the first point is the baseline).")
+@click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
+@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", shell_complete=complete_plan_setting, help="A config key and the values to sweep (repeatable; the grid is their product).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per grid point.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every grid point plays the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here (`wtsim report` reads it).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here.")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
-@click.option("--csv", "as_csv", is_flag=True, help="Print the long table as CSV (nothing else on stdout).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, seed: int | None,
-              jobs: int | None, out: str | None, fmt: str, as_json: bool, as_csv: bool, quiet: bool) -> None:
-    """Run a grid of what-if changes to CONFIG and compare every point with the first.
+              jobs: int | None, out: str | None, fmt: str) -> None:
+    """Run a grid of what-if changes to CONFIG and report how the metrics move.
 
     KEY is a dotted path into the config; keys under plans, add_plans,
     remove_plans, tracks and deck change the game data (overrides). Values
-    are YAML, separated by commas. Every grid point plays the same seeds, so
-    each point's difference to point 0 (the baseline) is paired game by
-    game; estimates and differences carry 95% intervals.
+    are YAML, separated by commas.
 
     \b
     Examples:
       wtsim sweep configs/base.yaml --set "plans.estates-4-4.points=[6,3],[8,4],[10,5]" --games 500
-      wtsim sweep --set "tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]" --json
+      wtsim sweep --set "tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]"
     """
-    if as_csv and as_json:
-        fail("--csv and --json: choose one")
     base = load_config(config).to_dict()
     output_folder(out)
     overrides = {"games": games, "seed": seed, "jobs": jobs}
     base.update({k: v for k, v in overrides.items() if v is not None})
     base["name"] = "sweep"
-    try:
-        points = len(grid(base, list(settings)))
-        table = _run_with_progress(points * int(base["games"]), quiet,
-                                   lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
-    except SweepError as exc:
-        fail(str(exc))
-    facts = _sweep_facts(base, settings, points)
-    if as_json:
-        click.echo(json.dumps(sweep_document(table, facts), indent=2))
-    elif as_csv:
-        click.echo(table.to_csv(index=False), nl=False)
-    else:
-        click.echo(f"sweep: {points} grid points, {base['games']} games each, seed {base['seed']}; "
-                   "diff: each point minus point 0 on the same games")
-        click.echo(sweep_text(table))
-    if out:
-        write_tables({"sweep": table.set_index("point")}, Path(out), fmt)
-        write_json(Path(out) / "analysis.json", {"command": "sweep", **facts})
-        click.echo(f"\ntables written to {out}", err=as_json or as_csv)
 
-
-def _point_runner(config: str | None, progress):
-    """The function that plays one grid point's games in memory, ticking the bar."""
     def run(point: dict) -> pd.DataFrame:
         spec = parse_config(point, where=config or "<bundled base config>")
-        on_chunk = None if progress is None else (lambda chunk: progress(chunk.stop - chunk.start))
-        columns, _seconds = run_chunks(spec, on_chunk=on_chunk)
+        columns, _seconds = run_chunks(spec)
         return to_frame(columns)
-    return run
-
-
-def _sweep_facts(base: dict, settings: tuple[str, ...], points: int) -> dict:
-    """What a sweep's document and analysis.json say about how it was run."""
-    players = [tuning.spec_label(parse_strategy(_player_ref(p))) for p in base.get("players") or []]
-    return {"command": "sweep", "settings": list(settings), "grid_points": points, "games": base.get("games"),
-            "seed": base.get("seed"), "players": players, "engine": engine(), "version": _version()}
-
-
-def _player_ref(player) -> str:
-    """A config's player entry as a strategy reference (name:key=value,...)."""
-    if isinstance(player, str):
-        return player
-    params = ",".join(f"{k}={json.dumps(v)}" for k, v in _flat(player.get("params") or {}))
-    return player["strategy"] + (f":{params}" if params else "")
-
-
-def _flat(params: dict, prefix: str = ""):
-    for key, value in params.items():
-        if isinstance(value, dict):
-            yield from _flat(value, f"{prefix}{key}.")
-        else:
-            yield f"{prefix}{key}", value
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("welcometo-sim")
-    except PackageNotFoundError:
-        return "unknown"
+        table = sweep(base, list(settings), run)
+    except SweepError as exc:
+        fail(str(exc))
+    _print({"sweep": table})
+    if out:
+        write_tables({"sweep": table}, Path(out), fmt)
+        write_json(Path(out) / "analysis.json", {"command": "sweep", "settings": list(settings),
+                                                  "seed": base.get("seed")})
+        click.echo(f"\ntables written to {out}")
 
 
 @cli.command(name="tune")
-@click.argument("strategy")
+@click.argument("strategy", shell_complete=complete_strategy)
 @click.option("--param", "-p", "param_ranges", multiple=True, metavar="KEY=LO:HI[:log]", help="A numeric parameter and its range (repeatable), e.g. weights.points=0:2; integer parameters take integers; ':log' draws on a log scale.")
 @click.option("--objective", type=click.Choice(tuning.OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
-@click.option("--opponent", "opponents", multiple=True, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
-@click.option("--config", "-c", type=click.Path(dir_okay=False), help="Variant and default seed and jobs from this config (its players are ignored).")
+@click.option("--opponent", "opponents", multiple=True, shell_complete=complete_strategy, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
+@click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and default seed and jobs from this config (its players are ignored).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
 @click.option("--trials", "--budget", "trials", type=click.IntRange(1, 100_000), default=30, show_default=True, help="Parameter sets to try, besides the start.")
 @click.option("--population", type=click.IntRange(1, 100_000), help="Trials per generation (default: about the square root of --trials).")

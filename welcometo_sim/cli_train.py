@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .cli import cli, fail
+from .cli import cli, complete_config, fail
 from .config import ConfigError, load_config
 from .learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
                              new_state, train)
@@ -32,7 +32,7 @@ def _budget(games: int | None, seconds: float | None) -> None:
 
 
 @cli.command(name="train")
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint.npz, weights.npz, curve.csv, curve.png.")
 @click.option("--games", "-n", type=click.IntRange(min=1, max=10**9),
