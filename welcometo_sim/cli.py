@@ -21,7 +21,8 @@ import pandas as pd
 import yaml
 from click.shell_completion import CompletionItem
 
-from .analysis.tables import summary_tables
+from .analysis.formatting import table_text
+from .analysis.tables import read_summary, summary_tables
 from .api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from .compiled_core import engine
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, ConfigError, RunSpec, bounded_yaml, parse_config
@@ -50,10 +51,23 @@ def fail(message: str) -> None:
     raise UserError(message)
 
 
+PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate")
+"""Rates printed as percentages in text tables (scripts get the fractions)."""
+
+
+def json_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """Tables as JSON objects keyed by row label (a two-level label joined by ' vs ')."""
+    payload = {}
+    for name, table in tables.items():
+        if isinstance(table.index, pd.MultiIndex):
+            table = table.set_axis([" vs ".join(map(str, i)) for i in table.index])
+        payload[name] = json.loads(table.to_json(orient="index"))
+    return payload
+
+
 def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -> None:
     if as_json:
-        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json.dumps(json_tables(tables), indent=2))
         return
     for name, table in tables.items():
         if as_csv:
@@ -61,7 +75,7 @@ def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -
             click.echo(table.to_csv(float_format="%.4g"), nl=False)
         else:
             click.echo(f"\n{name}")
-            click.echo(table.to_string(float_format=lambda v: f"{v:.2f}"))
+            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",)))
 
 
 def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:
@@ -332,15 +346,20 @@ def _stopped_in(folder: Path) -> Iterator[None]:
 def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
     """Print the tables of a finished run again, from its saved files.
 
+    RESULTS_DIR is a run folder or any folder with a results table (`compare`,
+    `plans --out`). Means carry 95% t intervals, rates Wilson intervals; a
+    compare folder's games are told apart by match and it also gets the
+    head-to-head `pairs` table that `wtsim compare` prints.
+
     Games that a strategy broke under `on_error: skip` are not in the tables;
     their count is printed (`errored_games` in --json) and errors.csv lists them.
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    tables = summary_tables(read_summary_frame(results_dir, by), by)
+    tables = summary_tables(read_summary(results_dir, by), by)
     errored = _errored_games(Path(results_dir))
     if as_json:
-        payload = {name: json.loads(t.to_json(orient="index")) for name, t in tables.items()}
+        payload = json_tables(tables)
         click.echo(json.dumps({**payload, "errored_games": errored}, indent=2))
         return
     print_tables(tables, as_csv, as_json=False)

@@ -7,6 +7,7 @@ csv, json or parquet) for scripts.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import replace
@@ -18,9 +19,10 @@ import yaml
 
 from .analysis.compare import comparison_tables
 from .analysis.plan_balance import plan_balance_table
-from .analysis.sweep import SweepError, sweep
+from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
 from .api import resolve_spec
 from .cli import _make_progress, cli, complete_config, complete_plan_setting, complete_strategy, fail
+from .compiled_core import engine
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import _write_atomically as write_atomically
 from .sim.results import output_error, read_table, to_frame, write_json
@@ -212,46 +214,98 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
 
 @cli.command(name="sweep")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
-@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", shell_complete=complete_plan_setting, help="A config key and the values to sweep (repeatable; the grid is their product).")
+@click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", shell_complete=complete_plan_setting, help="A config key and the values to sweep (repeatable; the grid is their product; the first point is the baseline).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per grid point.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every grid point plays the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
-@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here.")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here (`wtsim report` reads it).")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the long table as CSV (nothing else on stdout).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, seed: int | None,
-              jobs: int | None, out: str | None, fmt: str) -> None:
-    """Run a grid of what-if changes to CONFIG and report how the metrics move.
+              jobs: int | None, out: str | None, fmt: str, as_json: bool, as_csv: bool, quiet: bool) -> None:
+    """Run a grid of what-if changes to CONFIG and compare every point with the first.
 
     KEY is a dotted path into the config; keys under plans, add_plans,
     remove_plans, tracks and deck change the game data (overrides). Values
-    are YAML, separated by commas.
+    are YAML, separated by commas. Every grid point plays the same seeds, so
+    each point's difference to point 0 (the baseline) is paired game by
+    game; estimates and differences carry 95% intervals.
 
     \b
     Examples:
       wtsim sweep configs/base.yaml --set "plans.estates-4-4.points=[6,3],[8,4],[10,5]" --games 500
-      wtsim sweep --set "tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]"
+      wtsim sweep --set "tracks.bis_track=[0,1,3,6,9,12,16,20,24,28],[0,0,0,0,0,0,0,0,0,0]" --json
     """
+    if as_csv and as_json:
+        fail("--csv and --json: choose one")
     base = load_config(config).to_dict()
     output_folder(out)
     overrides = {"games": games, "seed": seed, "jobs": jobs}
     base.update({k: v for k, v in overrides.items() if v is not None})
     base["name"] = "sweep"
-
-    def run(point: dict) -> pd.DataFrame:
-        spec = parse_config(point, where=config or "<bundled base config>")
-        columns, _seconds = run_chunks(spec)
-        return to_frame(columns)
-
     try:
-        table = sweep(base, list(settings), run)
+        points = len(grid(base, list(settings)))
+        table = _run_with_progress(points * int(base["games"]), quiet,
+                                   lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
     except SweepError as exc:
         fail(str(exc))
-    _print({"sweep": table})
+    facts = _sweep_facts(base, settings, points)
+    if as_json:
+        click.echo(json.dumps(sweep_document(table, facts), indent=2))
+    elif as_csv:
+        click.echo(table.to_csv(index=False), nl=False)
+    else:
+        click.echo(f"sweep: {points} grid points, {base['games']} games each, seed {base['seed']}; "
+                   "diff: each point minus point 0 on the same games")
+        click.echo(sweep_text(table))
     if out:
-        write_tables({"sweep": table}, Path(out), fmt)
-        write_json(Path(out) / "analysis.json", {"command": "sweep", "settings": list(settings),
-                                                  "seed": base.get("seed")})
-        click.echo(f"\ntables written to {out}")
+        write_tables({"sweep": table.set_index("point")}, Path(out), fmt)
+        write_json(Path(out) / "analysis.json", {"command": "sweep", **facts})
+        click.echo(f"\ntables written to {out}", err=as_json or as_csv)
+
+
+def _point_runner(config: str | None, progress):
+    """The function that plays one grid point's games in memory, ticking the bar."""
+    def run(point: dict) -> pd.DataFrame:
+        spec = parse_config(point, where=config or "<bundled base config>")
+        on_chunk = None if progress is None else (lambda chunk: progress(chunk.stop - chunk.start))
+        columns, _seconds = run_chunks(spec, on_chunk=on_chunk)
+        return to_frame(columns)
+    return run
+
+
+def _sweep_facts(base: dict, settings: tuple[str, ...], points: int) -> dict:
+    """What a sweep's document and analysis.json say about how it was run."""
+    players = [tuning.spec_label(parse_strategy(_player_ref(p))) for p in base.get("players") or []]
+    return {"command": "sweep", "settings": list(settings), "grid_points": points, "games": base.get("games"),
+            "seed": base.get("seed"), "players": players, "engine": engine(), "version": _version()}
+
+
+def _player_ref(player) -> str:
+    """A config's player entry as a strategy reference (name:key=value,...)."""
+    if isinstance(player, str):
+        return player
+    params = ",".join(f"{k}={json.dumps(v)}" for k, v in _flat(player.get("params") or {}))
+    return player["strategy"] + (f":{params}" if params else "")
+
+
+def _flat(params: dict, prefix: str = ""):
+    for key, value in params.items():
+        if isinstance(value, dict):
+            yield from _flat(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("welcometo-sim")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 @cli.command(name="tune")
