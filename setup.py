@@ -46,7 +46,7 @@ are when the C compiler runs (a source may change in between)."""
 
 C_FOLDER = HERE / "build" / "cython"
 
-BUILD_MINUTES = "about 2 minutes on two cores"
+BUILD_MINUTES = "1 to 2 minutes on two free cores"
 """How long compiling the engine takes on an idle machine (measured: see the
 README's set-up section)."""
 
@@ -84,8 +84,9 @@ def core_extensions() -> list[Extension]:
         return []
     extensions = []
     stale = [name for name in core["CORE_MODULES"] if not _c_file_current(name)]
+    started = time.monotonic()
     if stale:
-        announce(f"translating {len(stale)} engine modules to C with Cython (about 15 s) ...")
+        announce(f"translating {len(stale)} engine modules to C with Cython (about 30 s) ...")
     for name in core["CORE_MODULES"]:
         source = core["source_path"](name, HERE)
         digest = core["source_digest"](source)
@@ -103,6 +104,8 @@ def core_extensions() -> list[Extension]:
         CYTHONIZED_FROM[name] = digest
     for extension in extensions:
         extension.optional = True  # set after cythonize, which does not carry it over
+    if stale:
+        announce(f"translated to C in {time.monotonic() - started:.0f} s")
     return extensions
 
 
