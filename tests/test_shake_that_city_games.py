@@ -1,0 +1,288 @@
+"""Shake That City whole games: invariants over random legal games, variants, records, strategy API."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from welcometo_sim.games.shake_that_city import (BUILDINGS, Move, ReplayError, Strategy,
+                                                 StrategyError, load_rules, play_game, replay, score)
+from welcometo_sim.games.shake_that_city.game import deal
+from welcometo_sim.games.shake_that_city.shake import parse_pattern
+
+VARIANTS = [
+    {},
+    {"family": True},
+    {"construction": True},
+    {"wild_nights": True},
+    {"side": "seaside"},
+    {"construction": True, "wild_nights": True, "side": "seaside"},
+    {"family": True, "wild_nights": True},
+]
+
+
+def check_game(result, rules, n_players):
+    """Every invariant a finished game must hold."""
+    record = result.record
+    data, variant = rules.data, rules.variant
+    json.loads(json.dumps(record))
+    placed = [[0] * len(BUILDINGS) for _ in range(n_players)]
+    wild_shown = 0
+    dealt = deal(rules, record["seed"], n_players)
+    for k, (entry, shaker) in enumerate(zip(record["rounds"], dealt.shakers)):
+        pattern = parse_pattern(entry["pattern"])
+        assert shaker[:5] == data.cubes                          # building cubes always go back
+        assert all(pattern.count(c) <= shaker[c] for c in range(6))
+        assert entry["start"] == (record["start_player"] + k) % n_players
+        free = k + 1 > data.rounds - data.free_rounds
+        start_move = entry["moves"][entry["start"]]
+        wild_shown += pattern.count(5)
+        for seat, move in enumerate(entry["moves"]):
+            if move is None:
+                continue
+            code = BUILDINGS.index(move[0])
+            placed[seat][code] += pattern.count(code) + (pattern.count(5) if move[1] else 0)
+            if seat != entry["start"] and start_move is not None and not free and n_players > 1:
+                assert move[0] != start_move[0]
+            counts = [pattern.count(c) for c in range(len(BUILDINGS))]
+            if variant.solo and not free and counts.count(max(counts)) == 1:
+                assert code != counts.index(max(counts))
+    if variant.wild_nights:
+        assert wild_shown <= data.wild_start + len(data.wild_rounds)
+    else:
+        assert wild_shown == 0
+    for seat, board in enumerate(result.boards):
+        masks = board.masks
+        assert all(not a & b for i, a in enumerate(masks) for b in masks[i + 1:])
+        assert [m.bit_count() for m in masks] == placed[seat]
+        assert not board.built & board.blocked
+        again = score(board, rules.points, record["tiles"], variant.family,
+                      variant.uses_construction)
+        assert again.as_dict() == record["scores"][seat]
+        row = result.rows[seat]
+        assert row["total"] == again.total
+        assert row["empty_cells"] == rules.layout.n - board.built.bit_count() - len(board.construction)
+        if variant.uses_construction:
+            assert row["qualified"] == (row["construction_left"] == 0)
+        else:
+            assert row["qualified"] and row["construction_left"] == 0
+        if row["qualified"]:
+            assert row["total"] == sum(row[c] for c in ("roads", "parks", "factories", "shops",
+                                                         "homes", "bonus"))
+        else:
+            assert row["total"] == 0 and not row["won"]
+        if variant.family:
+            assert row["total"] in (0, row["bonus"])
+    again = replay(json.loads(json.dumps(record)))
+    assert again.rows == result.rows and again.record == record
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**63 - 1), variant=st.sampled_from(VARIANTS),
+       seats=st.lists(st.sampled_from(["random", "random", "greedy"]), min_size=1, max_size=4))
+def test_random_legal_games_hold_every_invariant(seed, variant, seats):
+    rules = load_rules({"variant": variant}, len(seats))
+    check_game(play_game(seats, seed, rules), rules, len(seats))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), wild=st.booleans(), greedy=st.booleans())
+def test_solo_games_hold_every_invariant_and_win_at_the_target(seed, wild, greedy):
+    rules = load_rules({"variant": {"solo": True, "wild_nights": wild}}, 1)
+    result = play_game(["greedy" if greedy else "random"], seed, rules)
+    check_game(result, rules, 1)
+    row = result.rows[0]
+    assert row["construction"] and row["rank"] == 1
+    assert row["won"] == (row["qualified"] and row["total"] >= (60 if wild else 55))
+
+
+def test_a_game_is_a_pure_function_of_seats_seed_and_params():
+    a = play_game(["greedy", "random", "lookahead"], 11, {"variant": {"wild_nights": True}})
+    b = play_game(["greedy", "random", "lookahead"], 11, {"variant": {"wild_nights": True}})
+    c = play_game(["greedy", "random", "lookahead"], 12, {"variant": {"wild_nights": True}})
+    assert a.record == b.record and a.rows == b.rows
+    assert a.record["rounds"] != c.record["rounds"]
+
+
+def test_start_player_rotates_and_the_others_never_copy_its_colour_before_the_last_rounds():
+    result = play_game(["greedy"] * 4, 3, {"variant": {"start_player": 2}})
+    rounds = result.record["rounds"]
+    assert [r["start"] for r in rounds] == [(2 + k) % 4 for k in range(15)]
+    for k, entry in enumerate(rounds, start=1):
+        start = entry["moves"][entry["start"]]
+        same = [m for s, m in enumerate(entry["moves"])
+                if s != entry["start"] and m and start and m[0] == start[0]]
+        if k <= 12:
+            assert not same
+
+
+def test_wild_nights_shaker_gains_a_wild_on_rounds_two_to_eight_and_loses_those_shown():
+    rules = load_rules({"variant": {"wild_nights": True}}, 1)
+    dealt = deal(rules, 7, 1)
+    wild = 1
+    for k, (shaker, pattern) in enumerate(zip(dealt.shakers, dealt.patterns), start=1):
+        if k in range(2, 9):
+            wild += 1
+        assert shaker[5] == wild
+        wild -= pattern.count(5)
+    assert sum(p.count(5) for p in dealt.patterns) <= 8
+    plain = deal(load_rules({}, 1), 7, 1)
+    assert all(s[5] == 0 for s in plain.shakers)
+
+
+def test_construction_variant_scores_only_players_who_cleared_their_tiles():
+    rules = load_rules({"variant": {"construction": True}}, 2)
+    seen = set()
+    for seed in range(30):
+        result = play_game(["greedy", "random"], seed, rules)
+        assert len(result.record["construction"]) == 4
+        cells = sorted((r, c) for r, c, _ in result.record["construction"])
+        assert cells == [(1, 1), (2, 2), (3, 3), (4, 4)]
+        for row in result.rows:
+            seen.add(row["qualified"])
+            if not row["qualified"]:
+                assert row["total"] == 0 and not row["won"]
+        if not any(row["qualified"] for row in result.rows):
+            assert not any(row["won"] for row in result.rows)
+    assert seen == {True, False}
+
+
+def test_greedy_beats_random():
+    greedy, rand = [], []
+    for seed in range(20):
+        rows = play_game(["greedy", "random"], seed).rows
+        greedy.append(rows[0]["total"])
+        rand.append(rows[1]["total"])
+    assert np.mean(greedy) > np.mean(rand) + 10
+
+
+# --- records -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def record():
+    return play_game(["greedy", "random"], 21, {"variant": {"construction": True}}).record
+
+
+def test_a_record_replays_to_the_same_rows(record):
+    again = replay(copy.deepcopy(record))
+    assert again.record == record
+
+
+def test_a_changed_move_is_caught_with_its_round_and_seat(record):
+    bad = copy.deepcopy(record)
+    move = bad["rounds"][4]["moves"][1]
+    bad["rounds"][4]["moves"][1] = [move[0], move[1], 9, 9]
+    with pytest.raises(ReplayError, match=r"^round 5, seat 1: the recorded move is not legal"):
+        replay(bad)
+
+
+def test_a_changed_pattern_seed_or_score_is_caught(record):
+    bad = copy.deepcopy(record)
+    bad["rounds"][2]["pattern"] = "HHHHHHHHH"
+    with pytest.raises(ReplayError, match=r"^round 3: pattern 'HHHHHHHHH' recorded, the seed shakes"):
+        replay(bad)
+    bad = copy.deepcopy(record)
+    bad["seed"] += 1
+    with pytest.raises(ReplayError):
+        replay(bad)
+    bad = copy.deepcopy(record)
+    bad["scores"][0]["homes"] += 1
+    with pytest.raises(ReplayError, match="recorded scores differ"):
+        replay(bad)
+    bad = copy.deepcopy(record)
+    del bad["rounds"]
+    with pytest.raises(ReplayError, match="record cannot be read"):
+        replay(bad)
+
+
+def test_a_pass_recorded_where_a_move_was_legal_is_caught(record):
+    bad = copy.deepcopy(record)
+    bad["rounds"][0]["moves"][0] = None
+    with pytest.raises(ReplayError, match=r"^round 1, seat 0"):
+        replay(bad)
+
+
+# --- strategy API ----------------------------------------------------------------------------
+
+class Prying(Strategy):
+    """Tries to change what it is shown, then plays the first move."""
+
+    name = "prying"
+
+    def __init__(self, params=None):
+        super().__init__(params)
+        self.blocked = 0
+
+    def choose(self, view, moves):
+        for attempt in (lambda: setattr(view.board, "masks", (0,) * 5),
+                        lambda: view.masks.clear(),
+                        lambda: setattr(view, "round", 15),
+                        lambda: setattr(view.rules.points, "road", 100),
+                        lambda: setattr(view.rules.layout, "full", 0)):
+            try:
+                attempt()
+            except (AttributeError, TypeError):
+                self.blocked += 1
+        moves.clear()
+        return Move(*view.masks and next(iter(view.masks)))
+
+
+def test_strategies_cannot_change_the_game_through_the_api():
+    prying = Prying()
+    honest = play_game(["greedy", "random"], 4)
+    result = play_game([{"strategy": "greedy"}, prying], 4)
+    assert prying.blocked == 5 * sum(1 for r in result.record["rounds"] if r["moves"][1])
+    assert result.record["rounds"][0]["moves"][0] == honest.record["rounds"][0]["moves"][0]
+    check_game(result, load_rules({}, 2), 2)
+
+
+class Answer(Strategy):
+    name = "answer"
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def choose(self, view, moves):
+        return self.make(moves[0])
+
+
+class SubMove(Move):
+    pass
+
+
+@pytest.mark.parametrize("make, problem", [
+    (lambda m: tuple(m), "not a Move"),
+    (lambda m: SubMove(*m), "not a Move"),
+    (lambda m: Move(m.building, m.wild, 99, m.col), "not one of the"),
+    (lambda m: Move(m.building, m.wild, float(m.row), m.col), "not one of the options"),
+    (lambda m: 1 / 0, "raised ZeroDivisionError"),
+])
+def test_an_answer_that_is_not_an_option_is_a_strategy_error(make, problem):
+    with pytest.raises(StrategyError, match=rf"strategy 'answer' \(seat 0\) in game seed 3, round 1: .*{problem}"):
+        play_game([Answer(make)], 3)
+
+
+def test_numpy_values_in_an_answer_count_as_plain_ones():
+    make = lambda m: Move(m.building, np.bool_(m.wild), np.int64(m.row), np.int32(m.col))  # noqa: E731
+    result = play_game([Answer(make)], 3)
+    assert all(isinstance(v, (str, bool, int)) for r in result.record["rounds"]
+               for m in r["moves"] if m for v in m)
+
+
+def test_strategy_parameters_are_checked():
+    with pytest.raises(ValueError, match="greedy: unknown parameter 'opne'"):
+        play_game([{"strategy": "greedy", "params": {"opne": 1.0}}], 1)
+    with pytest.raises(ValueError, match="lookahead: candidates and samples must be at least 1"):
+        play_game([{"strategy": "lookahead", "params": {"samples": 0}}], 1)
+    with pytest.raises(ValueError, match="expects an integer"):
+        play_game([{"strategy": "lookahead", "params": {"samples": 2.5}}], 1)
+    with pytest.raises(ValueError, match="unknown strategy 'gredy'"):
+        play_game(["gredy"], 1)
+    names = [row["player"] for row in play_game(["random", "random", "greedy"], 1).rows]
+    assert names == ["random", "random-2", "greedy"]

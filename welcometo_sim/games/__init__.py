@@ -1,0 +1,60 @@
+"""Games the tournament machinery can host, loaded by name with their parameters.
+
+``load_game("shake-that-city", {"variant": {...}, "overrides": {...}})`` returns a
+:class:`Game`: its checked rules, `play(seats, seed)` (result rows with the
+game's own score columns, and a JSON-able record) and `replay(record)`.
+Parameters are checked when the game is loaded, so a bad config fails before
+any game is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Callable, Mapping, Sequence
+
+GAMES: dict[str, str] = {
+    "shake-that-city": "welcometo_sim.games.shake_that_city",
+}
+"""Game name -> module; the module provides `load_rules`, `play_game`, `replay`,
+`RESULT_COLUMNS`, `CATEGORIES` and `STRATEGIES`."""
+
+
+class UnknownGame(ValueError):
+    """A game name that is not registered."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game with its parameters, ready to play seeded games."""
+
+    name: str
+    rules: Any
+    columns: tuple[str, ...]
+    categories: tuple[str, ...]
+    strategies: Mapping[str, type]
+    _play: Callable
+    _replay: Callable
+
+    def play(self, seats: Sequence[Any], seed: int):
+        """One game: a result (rows, record, ...) from seat strategies and a seed."""
+        return self._play(seats, seed, self.rules)
+
+    def replay(self, record: Mapping):
+        """A record played again and re-scored; raises the game's ReplayError."""
+        return self._replay(record)
+
+
+def register_game(name: str, module: str) -> None:
+    """Makes `load_game(name)` import `module` (see :data:`GAMES` for what it provides)."""
+    GAMES[name] = module
+
+
+def load_game(name: str, params: Mapping | None = None, n_players: int | None = None) -> Game:
+    """The game called `name` with `params` checked (for `n_players` seats, if given)."""
+    if name not in GAMES:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    module = import_module(GAMES[name])
+    rules = module.load_rules(params, n_players)
+    return Game(name, rules, tuple(module.RESULT_COLUMNS), tuple(module.CATEGORIES),
+                module.STRATEGIES, module.play_game, module.replay)

@@ -1,0 +1,26 @@
+"""Shake That City: a roll-and-place city-building game (rules: seed 001).
+
+Entry points: :func:`play_game`, :func:`replay`, :func:`load_rules` and the
+strategy API in :mod:`.strategies`; :data:`GAME` is the object the game
+registry (`welcometo_sim.games`) hands out.
+"""
+
+from __future__ import annotations
+
+from .board import Board, Layout, Move
+from .data import BUILDINGS, DataError, load_data
+from .game import (GAME_NAME, GameResult, ReplayError, Rules, StrategyError, Variant, load_rules,
+                   play_game, replay)
+from .scoring import CATEGORIES, Score, score
+from .strategies import STRATEGIES, Strategy
+
+RESULT_COLUMNS: tuple[str, ...] = (
+    "seed", "seat", "player", "strategy", "n_players", "side", "family", "construction", "solo",
+    "wild_nights", "total", "rank", "won", *CATEGORIES, "flipped", "empty_cells",
+    "construction_left", "qualified", "passes",
+)
+"""The columns of a result row, in table order."""
+
+__all__ = ["BUILDINGS", "Board", "CATEGORIES", "DataError", "GAME_NAME", "GameResult", "Layout",
+           "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
+           "StrategyError", "Variant", "load_data", "load_rules", "play_game", "replay", "score"]

@@ -1,0 +1,438 @@
+"""The round loop of Shake That City, its variants, game records and their replay.
+
+`play_game(seats, seed, params)` plays one game and returns one result row per
+seat (the game's own score categories) and a JSON-able record;
+`replay(record)` plays a record's moves again, checking each is legal and
+that the shakes are the ones its seed gives, and returns the rows recomputed
+from the boards. A game is a pure function of (seats, seed, params): the
+game's generator (`SeedSequence(seed, spawn_key=(0,))`) makes the set-up and
+every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from .board import Board, Layout, Move
+from .data import BUILDINGS, DataError, GameData, load_data
+from .moves import View, allowed_buildings, legal_moves, read_only
+from .scoring import CATEGORIES, Points, Score, ranks, score
+from .shake import CUBE_NAMES, next_shaker, parse_pattern, pattern_text, shake, start_shaker
+
+GAME_NAME = "shake-that-city"
+RECORD_VERSION = 1
+MAX_PLAYERS = 12
+VARIANT_KEYS = ("family", "construction", "solo", "wild_nights", "side", "start_player")
+
+
+class StrategyError(RuntimeError):
+    """A strategy raised or answered something that is not one of its options."""
+
+    def __init__(self, strategy: str, seed: int, round_: int, seat: int, problem: str) -> None:
+        super().__init__(f"strategy {strategy!r} (seat {seat}) in game seed {seed}, "
+                         f"round {round_}: {problem}")
+        self.strategy, self.seed, self.round, self.seat = strategy, seed, round_, seat
+
+
+class ReplayError(ValueError):
+    """A record that does not replay: what is wrong, and where (round, seat)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Which rules are on. `solo` implies the construction tiles; `start_player`
+    None draws the first start player at random from the game seed."""
+
+    family: bool = False
+    construction: bool = False
+    solo: bool = False
+    wild_nights: bool = False
+    side: str = "inland"
+    start_player: int | None = None
+
+    @property
+    def uses_construction(self) -> bool:
+        return self.construction or self.solo
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's static rules: data tables, variant and board geometry (read-only)."""
+
+    data: GameData
+    variant: Variant
+    layout: Layout = field(compare=False)
+    points: Points = field(compare=False)
+    overrides_json: str = "{}"
+
+    @property
+    def solo_target(self) -> int:
+        """Points a solo game needs to be won."""
+        return self.data.solo_win_wild if self.variant.wild_nights else self.data.solo_win
+
+    def params(self) -> dict:
+        """The parameters that rebuild these rules (what records keep)."""
+        return {"variant": asdict(self.variant), "overrides": json.loads(self.overrides_json)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def make_variant(spec: Mapping | None, n_players: int | None = None) -> Variant:
+    """A checked :class:`Variant` from a config's `variant:` mapping."""
+    spec = dict(spec or {})
+    for key in spec:
+        if key not in VARIANT_KEYS:
+            raise DataError(f"variant.{key}", f"unknown key (known: {', '.join(VARIANT_KEYS)})")
+    for key in ("family", "construction", "solo", "wild_nights"):
+        if not isinstance(spec.get(key, False), bool):
+            raise DataError(f"variant.{key}", "expected true or false")
+    if not isinstance(spec.get("side", "inland"), str):
+        raise DataError("variant.side", "expected a side name")
+    start = spec.get("start_player")
+    if start is not None and (isinstance(start, bool) or not isinstance(start, int) or start < 0):
+        raise DataError("variant.start_player", "expected a seat number or null")
+    variant = Variant(**spec)
+    if variant.solo and variant.family:
+        raise DataError("variant", "solo and family cannot be combined (the solo win counts every category)")
+    if n_players is not None:
+        if not 1 <= n_players <= MAX_PLAYERS:
+            raise DataError("players", f"{n_players} seats (1 to {MAX_PLAYERS})")
+        if variant.solo and n_players != 1:
+            raise DataError("variant.solo", f"solo is for exactly 1 player, not {n_players}")
+        if start is not None and start >= n_players:
+            raise DataError("variant.start_player", f"seat {start} of {n_players}")
+    return variant
+
+
+def load_rules(params: Mapping | Rules | None = None, n_players: int | None = None) -> Rules:
+    """Rules from `{variant: {...}, overrides: {...}}` (both optional), checked."""
+    if isinstance(params, Rules):
+        make_variant(asdict(params.variant), n_players)
+        return params
+    params = dict(params or {})
+    unknown = set(params) - {"variant", "overrides"}
+    if unknown:
+        raise DataError(sorted(map(str, unknown))[0], "unknown key (known: variant, overrides)")
+    data = load_data(params.get("overrides"))
+    variant = make_variant(params.get("variant"), n_players)
+    return Rules(data, variant, _layout(data, variant.side), Points(data),
+                 json.dumps(_plain(params.get("overrides") or {}), sort_keys=True))
+
+
+_LAYOUTS: dict[tuple[int, str], tuple[GameData, Layout]] = {}
+
+
+def _layout(data: GameData, side: str) -> Layout:
+    key = (id(data), side)
+    cached = _LAYOUTS.get(key)
+    if cached is None or cached[0] is not data:
+        cached = _LAYOUTS[key] = (data, Layout(data, side))
+    return cached[1]
+
+
+class GameResult(NamedTuple):
+    """One finished game: a result row per seat, the record, the final boards."""
+
+    rows: list[dict]
+    record: dict
+    boards: list[Board]
+
+
+class Setup(NamedTuple):
+    """What the game's generator decides before round 1, the same for every player."""
+
+    start_player: int
+    tiles: tuple[int, ...]
+    construction: tuple[tuple[int, int], ...]
+
+
+def draw_setup(rules: Rules, rng: np.random.Generator, n_players: int) -> Setup:
+    """First start player, bonus tiles by slot, construction tiles (cell mask, pair)."""
+    data, variant = rules.data, rules.variant
+    start = variant.start_player
+    if start is None:
+        start = int(rng.integers(n_players))
+    others = [t for t in data.tile_ids if t != data.corner_tile]
+    tiles = (data.corner_tile, *(others[i] for i in rng.permutation(len(others))))
+    construction: tuple[tuple[int, int], ...] = ()
+    if variant.uses_construction:
+        order = rng.permutation(len(data.construction_pairs))
+        construction = tuple((cell, int(pair))
+                             for cell, pair in zip(rules.layout.construction_cells, order))
+    return Setup(start, tiles, construction)
+
+
+def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The game's generator and one per seat, all derived from the game seed."""
+    game = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0,))))
+    seats = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(s + 1,))))
+             for s in range(n_players)]
+    return game, seats
+
+
+def _counts(shaker: Sequence[int]) -> Mapping[str, int]:
+    return read_only(dict(zip(CUBE_NAMES, shaker)))
+
+
+class _Table:
+    """The state of a game in play (never shown to strategies)."""
+
+    def __init__(self, rules: Rules, n_players: int, seed: int, setup: Setup) -> None:
+        self.rules, self.seed, self.setup = rules, seed, setup
+        self.boards = [Board(rules.layout, construction=setup.construction) for _ in range(n_players)]
+        self.shaker = start_shaker(rules.data, rules.variant.wild_nights)
+        self.passes = [0] * n_players
+        self.rounds: list[dict] = []
+
+    def start_of(self, round_: int) -> int:
+        return (self.setup.start_player + round_ - 1) % len(self.boards)
+
+    def allowed(self, pattern, round_: int, seat: int, start_choice: str | None) -> tuple[str, ...]:
+        data, variant = self.rules.data, self.rules.variant
+        free = round_ > data.rounds - data.free_rounds
+        return allowed_buildings(pattern, free, start_choice, seat == self.start_of(round_),
+                                 variant.solo)
+
+    def view(self, seat: int, round_: int, pattern, start_choice, allowed, moves, after) -> View:
+        return View(seat=seat, round=round_, rounds=self.rules.data.rounds,
+                    n_players=len(self.boards), start_player=self.start_of(round_),
+                    pattern=tuple(CUBE_NAMES[c] for c in pattern), start_choice=start_choice,
+                    allowed=allowed, board=self.boards[seat].copy(),
+                    boards=tuple(b.copy() for b in self.boards), masks=read_only(moves),
+                    shaker=_counts(self.shaker), next_shaker=_counts(after),
+                    tiles=self.setup.tiles, rules=self.rules)
+
+    def finish_round(self, round_: int, pattern, chosen: list[Move | None], moves: list[dict]) -> None:
+        for seat, move in enumerate(chosen):
+            if move is None:
+                self.passes[seat] += 1
+            else:
+                self.boards[seat] = self.boards[seat].place(move.building, moves[seat][move])
+        self.rounds.append({"round": round_, "start": self.start_of(round_),
+                            "pattern": pattern_text(pattern),
+                            "moves": [None if m is None else list(m) for m in chosen]})
+
+
+def _match(answer: Any, moves: Mapping[Move, int]) -> Move | None:
+    """The game's own option equal to `answer` (exact type, plain values), or raise ValueError."""
+    if type(answer) is not Move:
+        raise ValueError(f"answered {type(answer).__name__}, not a Move of the options")
+    building, wild, row, col = answer
+    if type(building) is not str or not isinstance(wild, (bool, np.bool_)):
+        raise ValueError(f"answered {answer!r}, not one of the options")
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+               for v in (row, col)):
+        raise ValueError(f"answered {answer!r}, not one of the options")
+    key = Move(str(building), bool(wild), int(row), int(col))
+    if key in moves:
+        return key
+    raise ValueError(f"answered {answer!r}, not one of the {len(moves)} legal moves")
+
+
+class Deal(NamedTuple):
+    """Everything the game's generator decides: the set-up, each round's shaker and pattern.
+
+    No choice of a player changes it (building cubes always go back, wilds leave
+    when shown), so a record's shakes can be checked from its seed alone."""
+
+    setup: Setup
+    shakers: list[tuple[int, ...]]
+    patterns: list[tuple[int, ...]]
+
+
+def deal(rules: Rules, seed: int, n_players: int) -> Deal:
+    """The set-up and the 15 shakes of the game with this seed."""
+    rng, _ = seat_generators(seed, 0)
+    setup = draw_setup(rules, rng, n_players)
+    data, wild = rules.data, rules.variant.wild_nights
+    shaker = start_shaker(data, wild)
+    shakers, patterns = [], []
+    for round_ in range(1, data.rounds + 1):
+        pattern = shake(rng, shaker, data.pattern_size ** 2)
+        shakers.append(shaker)
+        patterns.append(pattern)
+        shaker = next_shaker(data, shaker, pattern, round_ + 1, wild)
+    return Deal(setup, shakers, patterns)
+
+
+def play_game(seats: Sequence[Any], seed: int, params: Mapping | Rules | None = None) -> GameResult:
+    """Plays one game: `seats` are strategies (names, classes, instances or
+    `{strategy, params, name}` mappings), `params` `{variant, overrides}` or Rules."""
+    from .strategies import seat_strategies
+
+    players = seat_strategies(seats)
+    rules = load_rules(params, len(players))
+    _, seat_rngs = seat_generators(seed, len(players))
+    for seat, (player, rng) in enumerate(zip(players, seat_rngs)):
+        player.strategy.bind(seat, rng)
+    dealt = deal(rules, seed, len(players))
+    table = _Table(rules, len(players), seed, dealt.setup)
+    for round_, pattern in enumerate(dealt.patterns, start=1):
+        after = dealt.shakers[round_] if round_ < len(dealt.shakers) else (0,) * len(table.shaker)
+        table.shaker = dealt.shakers[round_ - 1]
+        _play_round(table, players, round_, pattern, after)
+    return _result(table, players, seed)
+
+
+def _play_round(table: "_Table", players, round_: int, pattern, after) -> None:
+    order = _seat_order(table.start_of(round_), len(players))
+    chosen: list[Move | None] = [None] * len(players)
+    options: list[dict] = [{} for _ in players]
+    start_choice = None
+    for seat in order:
+        seen = None if seat == order[0] else start_choice
+        allowed = table.allowed(pattern, round_, seat, seen)
+        options[seat] = legal_moves(table.boards[seat], pattern, allowed)
+        if options[seat]:
+            view = table.view(seat, round_, pattern, seen, allowed, options[seat], after)
+            chosen[seat] = _ask(players[seat], view, options[seat], table.seed, round_, seat)
+        if seat == order[0] and chosen[seat] is not None:
+            start_choice = chosen[seat].building
+    table.finish_round(round_, pattern, chosen, options)
+
+
+def _seat_order(start: int, n: int) -> list[int]:
+    return [(start + k) % n for k in range(n)]
+
+
+def _ask(player, view: View, moves: dict, seed: int, round_: int, seat: int) -> Move:
+    offered = list(moves)
+    try:
+        answer = player.strategy.choose(view, offered)
+    except Exception as exc:  # a strategy's own failure, reported with where it happened
+        raise StrategyError(player.strategy.name, seed, round_, seat,
+                            f"raised {exc.__class__.__name__}: {exc}") from exc
+    try:
+        return _match(answer, moves)
+    except ValueError as exc:
+        raise StrategyError(player.strategy.name, seed, round_, seat, str(exc)) from None
+
+
+def _result(table: _Table, players, seed: int) -> GameResult:
+    rules = table.rules
+    scores = [score(b, rules.points, table.setup.tiles, rules.variant.family,
+                    rules.variant.uses_construction) for b in table.boards]
+    rows = result_rows(rules, scores, players, seed, table.passes)
+    record = {
+        "game": GAME_NAME, "version": RECORD_VERSION, "seed": seed, "params": rules.params(),
+        "players": [p.name for p in players], "strategies": [p.strategy.name for p in players],
+        "start_player": table.setup.start_player, "tiles": list(table.setup.tiles),
+        "construction": [[*rules.layout.cells(cell)[0], pair] for cell, pair in table.setup.construction],
+        "rounds": table.rounds,
+        "scores": [s.as_dict() for s in scores],
+        "boards": [b.grid() for b in table.boards],
+    }
+    return GameResult(rows, record, list(table.boards))
+
+
+def result_rows(rules: Rules, scores: Sequence[Score], players, seed: int,
+                passes: Sequence[int]) -> list[dict]:
+    """One row per seat: identity, variant, total, rank, won, every score category."""
+    variant = rules.variant
+    order = ranks(scores)
+    rows = []
+    for seat, (s, player) in enumerate(zip(scores, players)):
+        if variant.solo:
+            won = s.qualified and s.total >= rules.solo_target
+        else:
+            won = order[seat] == 1 and s.qualified
+        rows.append({
+            "seed": seed, "seat": seat, "player": player.name, "strategy": player.strategy.name,
+            "n_players": len(scores), "side": variant.side, "family": variant.family,
+            "construction": variant.uses_construction, "solo": variant.solo,
+            "wild_nights": variant.wild_nights, "total": s.total, "rank": order[seat], "won": won,
+            **{c: getattr(s, c) for c in CATEGORIES}, "flipped": s.flipped,
+            "empty_cells": s.empty, "construction_left": s.construction_left,
+            "qualified": s.qualified, "passes": passes[seat],
+        })
+    return rows
+
+
+def replay(record: Mapping) -> GameResult:
+    """Plays a record's moves again and recomputes its scores; ReplayError names
+    the first round and seat where the record is not what its seed and rules give."""
+    from .strategies import Replayer
+
+    try:
+        return _replay(record, Replayer)
+    except ReplayError:
+        raise
+    except (DataError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ReplayError(f"record cannot be read: {exc.__class__.__name__}: {exc}") from None
+
+
+def _replay(record: Mapping, replayer_class) -> GameResult:
+    if record.get("game") != GAME_NAME or record.get("version") != RECORD_VERSION:
+        raise ReplayError(f"not a {GAME_NAME} record of version {RECORD_VERSION}")
+    rounds = record["rounds"]
+    seed = record["seed"]
+    names = record["players"]
+    seats = [{"strategy": replayer_class(rounds, seat), "name": name}
+             for seat, name in enumerate(names)]
+    for seat, strategy in enumerate(record["strategies"]):
+        seats[seat]["strategy"].name = strategy
+    rules = load_rules(record["params"], len(names))
+    if len(rounds) != rules.data.rounds:
+        raise ReplayError(f"{len(rounds)} rounds recorded, the game has {rules.data.rounds}")
+    _check_deal(deal(rules, seed, len(names)), rules, record)
+    result = _checked_play(seats, seed, rules, rounds)
+    if [dict(s) for s in record["scores"]] != result.record["scores"]:
+        raise ReplayError("the recorded scores differ from the replayed boards' scores")
+    return result
+
+
+def _check_deal(dealt: Deal, rules: Rules, record: Mapping) -> None:
+    setup = dealt.setup
+    construction = [[*rules.layout.cells(cell)[0], pair] for cell, pair in setup.construction]
+    for key, mine in (("start_player", setup.start_player), ("tiles", list(setup.tiles)),
+                      ("construction", construction)):
+        theirs = record[key]
+        if (list(theirs) if isinstance(mine, list) else theirs) != mine:
+            raise ReplayError(f"{key}: {theirs!r} recorded, the seed gives {mine!r}")
+    for number, (pattern, entry) in enumerate(zip(dealt.patterns, record["rounds"]), start=1):
+        if entry["round"] != number or entry["start"] != (setup.start_player + number - 1) % len(record["players"]):
+            raise ReplayError(f"round {number}: round number or start player is not the game's")
+        if entry["pattern"] != pattern_text(pattern):
+            raise ReplayError(f"round {number}: pattern {entry['pattern']!r} recorded, the seed "
+                              f"shakes {pattern_text(pattern)!r}")
+
+
+def _checked_play(seats, seed, rules: Rules, rounds) -> GameResult:
+    try:
+        result = play_game(seats, seed, rules)
+    except StrategyError as exc:
+        raise ReplayError(f"round {exc.round}, seat {exc.seat}: the recorded move is not legal "
+                          f"({str(exc).split(': ', 1)[-1]})") from None
+    for number, (mine, theirs) in enumerate(zip(result.record["rounds"], rounds), start=1):
+        if len(theirs["moves"]) != len(mine["moves"]):
+            raise ReplayError(f"round {number}: {len(theirs['moves'])} moves for "
+                              f"{len(mine['moves'])} seats")
+        for seat, (a, b) in enumerate(zip(mine["moves"], theirs["moves"])):
+            if a != (None if b is None else [b[0], bool(b[1]), b[2], b[3]]):
+                raise ReplayError(f"round {number}, seat {seat}: a move is recorded where "
+                                  f"none can be placed")
+    return result
+
+
+def parse_move(entry: Any) -> Move | None:
+    """A record's move entry (`[building, wild, row, col]` or null) as a Move."""
+    if entry is None:
+        return None
+    building, wild, row, col = entry
+    if building not in BUILDINGS:
+        raise ValueError(f"unknown building {building!r}")
+    return Move(building, bool(wild), int(row), int(col))
+
+
+__all__ = ["GAME_NAME", "GameResult", "ReplayError", "Rules", "StrategyError", "Variant",
+           "load_rules", "make_variant", "parse_pattern", "play_game", "replay"]

@@ -1,0 +1,222 @@
+"""Strategies for Shake That City: the API, loading by name, and the built-in ladder.
+
+A strategy is a subclass of :class:`Strategy` with one hook,
+``choose(view, moves)``: `view` is a :class:`~.moves.View` (the strategy's own
+copies: its board, every board as of the round's start, the pattern, the
+colours open to it, the masks each move covers, the shaker), `moves` the legal
+:class:`~.board.Move` list (never empty: a player with no legal move places
+nothing without being asked). It answers one of `moves`; the game matches the
+answer by exact type and plain values and plays its own option. `self.rng` is
+the seat's generator (from the game seed), `self.params` the class's `defaults`
+overlaid with the config's parameters.
+
+Built-ins, weakest first:
+
+- `random`: a uniform legal move;
+- `greedy`: the move whose board has the best *value*: its points now (tiles and
+  flipped bonus tiles, as the variant counts them) plus a potential
+  (see :mod:`.evaluation`); in the last round the exact final score;
+- `lookahead`: greedy's best `candidates` moves, each judged by the mean, over
+  `samples` shakes of the next round drawn from the shaker it will use (the
+  same shakes for every candidate), of greedy's best reply value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from .board import WILD_CODE, Board, Move
+from .data import BUILDINGS
+from .moves import View, allowed_buildings
+from .evaluation import Evaluator
+from .shake import CUBE_NAMES, frame_bits, shake
+
+
+class Strategy:
+    """Base class: one object plays one seat of one game at a time."""
+
+    name = "base"
+    defaults: dict[str, Any] = {}
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        merged = dict(self.defaults)
+        for key, value in (params or {}).items():
+            if key not in self.defaults:
+                raise ValueError(f"{self.name}: unknown parameter {key!r} "
+                                 f"(known: {', '.join(self.defaults) or 'none'})")
+            default = self.defaults[key]
+            if isinstance(default, bool) != isinstance(value, bool) or (
+                    isinstance(default, (int, float)) and not isinstance(value, (int, float))):
+                raise ValueError(f"{self.name}: parameter {key!r} expects a "
+                                 f"{type(default).__name__}, got {value!r}")
+            if isinstance(default, int) and not isinstance(default, bool) and not isinstance(value, int):
+                raise ValueError(f"{self.name}: parameter {key!r} expects an integer, got {value!r}")
+            merged[key] = value
+        self.check_params(merged)
+        self.params = merged
+        self.seat = 0
+        self.rng = np.random.default_rng(0)
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> None:
+        """Raise ValueError with a one-line reason for values that cannot be played."""
+
+    def bind(self, seat: int, rng: np.random.Generator) -> None:
+        """Called by the game before round 1: the seat and its seeded generator."""
+        self.seat, self.rng = seat, rng
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        """One of `moves` (required)."""
+        raise NotImplementedError
+
+
+class RandomStrategy(Strategy):
+    """Uniform over the legal moves: the baseline."""
+
+    name = "random"
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+class GreedyStrategy(Strategy):
+    """One-ply search: the move whose board has the best value (see :mod:`.evaluation`)."""
+
+    name = "greedy"
+    defaults = {"open": 0.5, "bonus": 1.0, "construction": 4.0, "construction_growth": 0.1,
+                "space": 0.05}
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(params)
+        self.evaluator = Evaluator(self.params)
+
+    def ranked(self, view: View, moves: Sequence[Move]) -> list[tuple[float, int, Move]]:
+        """Every move with its value, best first (ties: the earlier move)."""
+        masks = view.masks
+        placements = [(BUILDINGS.index(m.building), masks[m]) for m in moves]
+        values = self.evaluator.values(view.board, view, view.rounds_left, placements)
+        return sorted(((v, -i, m) for i, (v, m) in enumerate(zip(values, moves))), reverse=True)
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        return self.ranked(view, moves)[0][2]
+
+
+class LookaheadStrategy(GreedyStrategy):
+    """Greedy's `candidates` best moves, each valued by the mean over `samples`
+    sampled next shakes of greedy's best reply (free colour choice assumed for
+    the reply, the solo rule kept); the last round is greedy's exact score."""
+
+    name = "lookahead"
+    defaults = {**GreedyStrategy.defaults, "candidates": 4, "samples": 6}
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, Any]) -> None:
+        if params["candidates"] < 1 or params["samples"] < 1:
+            raise ValueError("lookahead: candidates and samples must be at least 1")
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        ranked = self.ranked(view, moves)
+        if view.rounds_left == 0:
+            return ranked[0][2]
+        shaker = [view.next_shaker[name] for name in CUBE_NAMES]
+        cells = view.rules.data.pattern_size ** 2
+        patterns = [shake(self.rng, shaker, cells) for _ in range(self.params["samples"])]
+        best_move, best_value = ranked[0][2], float("-inf")
+        for _, _, move in ranked[:self.params["candidates"]]:
+            board = view.after(move)
+            value = sum(self.reply(board, view, p) for p in patterns) / len(patterns)
+            if value > best_value:
+                best_move, best_value = move, value
+        return best_move
+
+    def reply(self, board: Board, view: View, pattern: Sequence[int]) -> float:
+        """Greedy's best value after the next round's shake `pattern`."""
+        free = view.round + 1 > view.rounds - view.rules.data.free_rounds
+        allowed = allowed_buildings(pattern, free, None, True, view.rules.variant.solo)
+        placements = [(0, 0), *placements_on(board, pattern, allowed)]
+        return max(self.evaluator.values(board, view, view.rounds_left - 1, placements))
+
+
+def placements_on(board: Board, pattern: Sequence[int], allowed: Sequence[str]) -> list[tuple[int, int]]:
+    """(building code, mask) of every legal placement of the allowed colours (see `legal_moves`)."""
+    layout, occupied = board.layout, board.occupied
+    wild = frame_bits(pattern, WILD_CODE)
+    out = []
+    for building in allowed:
+        code = BUILDINGS.index(building)
+        own = frame_bits(pattern, code)
+        for frame in ((own, own | wild) if wild else (own,)):
+            out.extend((code, mask) for _, _, mask in layout.placements(frame) if not mask & occupied)
+    return out
+
+
+class Replayer(Strategy):
+    """Plays the moves of a record (for `replay`)."""
+
+    name = "replay"
+
+    def __init__(self, rounds: Sequence[Mapping], seat: int) -> None:
+        super().__init__()
+        self.rounds, self.recorded_seat = rounds, seat
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move | None:
+        from .game import parse_move
+
+        return parse_move(self.rounds[view.round - 1]["moves"][self.recorded_seat])
+
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    "random": RandomStrategy,
+    "greedy": GreedyStrategy,
+    "lookahead": LookaheadStrategy,
+}
+
+
+class Player(NamedTuple):
+    """A seat: its display name and its strategy object."""
+
+    name: str
+    strategy: Strategy
+
+
+def make_strategy(spec: Any, params: Mapping | None = None) -> Strategy:
+    """A strategy object from a registered name, a Strategy subclass or an instance."""
+    if isinstance(spec, Strategy):
+        if params:
+            raise ValueError("parameters go to a strategy name or class, not an instance")
+        return spec
+    if isinstance(spec, type) and issubclass(spec, Strategy):
+        return spec(params)
+    if isinstance(spec, str):
+        if spec not in STRATEGIES:
+            raise ValueError(f"unknown strategy {spec!r} (known: {', '.join(STRATEGIES)})")
+        return STRATEGIES[spec](params)
+    raise ValueError(f"a seat is a strategy name, class or object, not {type(spec).__name__}")
+
+
+def seat_strategies(seats: Sequence[Any]) -> list[Player]:
+    """Players from seat specs (`name`, class, instance or `{strategy, params, name}`);
+    display names default to the strategy's, repeats get -2, -3, ..."""
+    players = []
+    seen: dict[str, int] = {}
+    for spec in seats:
+        name = None
+        if isinstance(spec, Mapping):
+            strategy = make_strategy(spec["strategy"], spec.get("params"))
+            name = spec.get("name")
+        else:
+            strategy = make_strategy(spec)
+        if name is None:
+            base = strategy.name
+            seen[base] = seen.get(base, 0) + 1
+            name = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        players.append(Player(str(name), strategy))
+    if not players:
+        raise ValueError("a game needs at least one seat")
+    return players
