@@ -115,12 +115,13 @@ def test_md_header_and_tables_match_the_run(run_dir, md_report):
     assert "- **players**: greedy, random, random-2" in text
     tables = summary_tables(read_table(run_dir))
     lines = text.splitlines()
-    # every scores row: player, games, mean to 2 decimals, win rate in %
+    # every scores row: player, games, mean to 2 decimals and win rate in %, each with its interval
     for player, row in tables["scores"].iterrows():
         line = next(l for l in lines if l.startswith(f"| {player} | {GAMES} |"))
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        assert cells[2] == f"{row['mean']:.2f}"
-        assert cells[-1] == f"{100 * row['win_rate']:.1f}%"
+        cells = [c.strip().replace("\\", "") for c in line.strip("|").split("|")]
+        assert cells[2] == f"{row['mean']:.2f} [{row['mean_low']:.2f}, {row['mean_high']:.2f}]"
+        assert cells[-1] == (f"{100 * row['win_rate']:.1f}% [{100 * row['win_rate_low']:.1f}%, "
+                             f"{100 * row['win_rate_high']:.1f}%]")
     # breakdown: a header with every category, then one row per player whose total matches
     header = next(l for l in lines if l.startswith("| player | plans |"))
     assert [c.strip() for c in header.strip("|").split("|")] == ["player", *tables["breakdown"].columns]

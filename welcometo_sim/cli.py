@@ -381,16 +381,22 @@ def _errored_games(folder: Path) -> int:
 @click.argument("results_dir", type=click.Path())
 @click.option("--html", "fmt", flag_value="html", help="Write one self-contained report.html (figures embedded).")
 @click.option("--md", "fmt", flag_value="md", default=True, help="Write report.md next to the PNG figures (default).")
-@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder (default RESULTS_DIR/report/).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder (default RESULTS_DIR/report/; see below).")
 @click.option("--by", type=click.Choice(["player", "strategy", "seat"]), default="player", show_default=True,
               help="Group the tables and figures by player name, strategy or seat.")
 def report(results_dir: str, fmt: str, out: str | None, by: str) -> None:
-    """Write a report of a finished run: summary tables and four figures (needs matplotlib).
+    """Write a report of a run or analysis folder: tables with 95% intervals and figures (needs matplotlib).
+
+    RESULTS_DIR is a run folder, a `compare`, `plans` or `sweep` --out folder,
+    a `train` folder (only read; its report goes to
+    results/<name>-training-report/ unless --out says otherwise) or a `tune`
+    YAML file (its report goes to <file>-report/ beside it).
 
     \b
     Examples:
       wtsim report results/try
       wtsim report results/try --html --out /tmp/try-report
+      wtsim report training/base --out /tmp/base-training
     """
     from .analysis.plots import PlotDependencyError
     from .analysis.report import write_report

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..rules.scoring import SCORE_FIELDS
-from .tables import _group_key
+from .tables import _group_key, keyed
 
 DPI = 110
 PLAN_COLUMNS = ("plan1", "plan2", "plan3")
@@ -170,6 +170,7 @@ def pairwise_win_rates(frame: pd.DataFrame, by: str = "player") -> tuple[pd.Data
     better than the column group (lower rank wins, equal ranks count 1/2), and the
     number of seat pairs behind each cell. The diagonal is empty (NaN)."""
     key = _group_key(frame, by)
+    frame = keyed(frame)  # a compare table numbers its games again in every match
     groups = _group_order(frame, key)
     rows = pd.DataFrame({"game": frame["game"].to_numpy(), "seat": frame["seat"].to_numpy(),
                          "group": frame[key].to_numpy(), "rank": frame["rank"].to_numpy()})
@@ -271,6 +272,7 @@ def plan_completion_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str =
     Colour tells plans of a deck apart, the line style tells the deck."""
     key = _group_key(frame, by)
     _check_rows(frame)
+    frame = keyed(frame)
     curves = plan_completion_curves(frame, by)
     groups = _group_order(frame, key)
     decks = _plan_decks(frame)
@@ -321,4 +323,149 @@ def plan_completion_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str =
         fig.legend(handles=[handles[p] for p in plans if p in handles], loc="upper left",
                    bbox_to_anchor=(1.0, 0.93), fontsize=7.5, title="plan (deck, id)",
                    title_fontsize=8)
+    return _save(fig, path)
+
+
+# ------------------------------------------------------------ analysis figures
+
+SKILL_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2")
+
+
+def plan_balance_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Small multiples, one panel per deck: each plan's points per player-game
+    with its 95% interval (error bar), best first, and the deck's average as a
+    dashed line; one colour per skill level when the table has a `skill` column.
+
+    ``table`` has columns deck, plan, points_per_game, points_per_game_low,
+    points_per_game_high (and optionally skill)."""
+    if table.empty:
+        raise ValueError("no plans to plot")
+    decks = sorted(table["deck"].unique())
+    skills = list(dict.fromkeys(table["skill"])) if "skill" in table else [None]
+    heights = [table.loc[table["deck"] == d, "plan"].nunique() for d in decks]
+    fig = _new_figure(4.3 * len(decks) + 1.0, max(3.0, 0.32 * max(heights) + 1.6))
+    axes = fig.subplots(1, len(decks), squeeze=False)[0]
+    for ax, deck in zip(axes, decks):
+        _plan_panel(ax, table[table["deck"] == deck], skills)
+        ax.set_title(f"deck {deck}", fontsize=10)
+        ax.set_xlabel("points per player-game")
+    if skills != [None]:
+        axes[-1].legend(title="skill", fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle("Plan balance: points per player-game with 95% intervals (dashed: deck average)",
+                 fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    return _save(fig, path)
+
+
+def _plan_panel(ax: Any, block: pd.DataFrame, skills: list) -> None:
+    order = (block.groupby("plan")["points_per_game"].mean().sort_values().index.tolist())
+    y = {plan: i for i, plan in enumerate(order)}
+    step = 0.6 / max(len(skills), 1)
+    for k, skill in enumerate(skills):
+        rows = block if skill is None else block[block["skill"] == skill]
+        offset = (k - (len(skills) - 1) / 2) * step
+        ys = np.array([y[p] for p in rows["plan"]]) + offset
+        values = rows["points_per_game"].to_numpy(dtype=float)
+        low = values - rows["points_per_game_low"].to_numpy(dtype=float)
+        high = rows["points_per_game_high"].to_numpy(dtype=float) - values
+        ax.errorbar(values, ys, xerr=np.nan_to_num(np.vstack([low, high])), fmt="o", markersize=4,
+                    capsize=2.5, color=SKILL_COLORS[k % len(SKILL_COLORS)],
+                    label=None if skill is None else str(skill))
+    ax.axvline(block["points_per_game"].mean(), color="#777777", linestyle="--", linewidth=1)
+    ax.set_yticks(range(len(order)), order, fontsize=7.5)
+    ax.set_ylim(-0.7, len(order) - 0.3)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def sweep_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Small multiples, one panel per measure of a long sweep table: the estimate
+    at each grid point with its 95% interval as a band, and the baseline (point 0)
+    as a dashed line."""
+    measures = list(dict.fromkeys(table["measure"]))
+    if not measures:
+        raise ValueError("the sweep table has no measures")
+    ncols = min(3, len(measures))
+    nrows = -(-len(measures) // ncols)
+    fig = _new_figure(4.2 * ncols, 3.0 * nrows + 0.6)
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for index, measure in enumerate(measures):
+        ax = axes[index // ncols][index % ncols]
+        rows = table[table["measure"] == measure].sort_values("point")
+        rate = rows["kind"].iloc[0] == "rate"
+        scale = 100.0 if rate else 1.0
+        x = rows["point"].to_numpy(dtype=int)
+        values = rows["value"].to_numpy(dtype=float) * scale
+        ax.fill_between(x, rows["value_low"].to_numpy(dtype=float) * scale,
+                        rows["value_high"].to_numpy(dtype=float) * scale, color="#a0c4e4", alpha=0.6,
+                        linewidth=0, label="95% interval")
+        ax.plot(x, values, marker="o", color="#4e79a7", linewidth=1.6)
+        ax.axhline(values[0], color="#777777", linestyle="--", linewidth=1)
+        ax.set_title(measure, fontsize=9)
+        ax.set_xticks(x)
+        ax.set_ylabel("%" if rate else "mean", fontsize=8)
+        ax.grid(alpha=0.3)
+        if index // ncols == nrows - 1 or index + ncols >= len(measures):
+            ax.set_xlabel("grid point")
+    for index in range(len(measures), nrows * ncols):
+        axes[index // ncols][index % ncols].set_visible(False)
+    fig.suptitle("Sweep: each measure per grid point with its 95% interval (dashed: point 0)", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    return _save(fig, path)
+
+
+def learning_curve_plot(curve: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """The learning curve of a training folder: the evaluation mean score with its
+    95% interval (band) against training games, and beside it the share of
+    evaluation games ended by refusals and their mean length."""
+    if curve.empty:
+        raise ValueError("the learning curve has no points")
+    fig = _new_figure(11.0, 4.2)
+    left, right = fig.subplots(1, 2)
+    games = curve["games"].to_numpy(dtype=float)
+    if {"ci_low", "ci_high"} <= set(curve.columns):
+        left.fill_between(games, curve["ci_low"], curve["ci_high"], color="#a0c4e4", alpha=0.6, linewidth=0,
+                          label="95% interval")
+    left.plot(games, curve["mean_score"], marker="o", markersize=3.5, color="#4e79a7", label="mean score")
+    left.set_xlabel("training games")
+    left.set_ylabel("evaluation mean score (points)")
+    left.set_title("Evaluation score", fontsize=10)
+    left.grid(alpha=0.3)
+    left.legend(fontsize=8, loc="lower right")
+    if "refusal_end_share" in curve:
+        right.plot(games, curve["refusal_end_share"] * 100, marker="o", markersize=3.5, color="#e15759",
+                   label="games ended by refusals (%)")
+    right.set_ylim(-2, 102)
+    right.set_ylabel("ended by refusals (%)")
+    right.set_xlabel("training games")
+    if "mean_turns" in curve:
+        turns = right.twinx()
+        turns.plot(games, curve["mean_turns"], marker="s", markersize=3.5, color="#59a14f",
+                   label="mean game length (turns)")
+        turns.set_ylabel("mean game length (turns)")
+        turns.legend(fontsize=8, loc="center right")
+    right.legend(fontsize=8, loc="upper right")
+    right.set_title("How evaluation games end", fontsize=10)
+    right.grid(alpha=0.3)
+    fig.suptitle("Learning curve", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    return _save(fig, path)
+
+
+def interval_plot(rows: pd.DataFrame, path: str | os.PathLike, title: str, xlabel: str) -> Path:
+    """Estimates with their 95% intervals as horizontal error bars, one row each,
+    with zero marked (a tuning result: the gain over the start and the objective)."""
+    fig = _new_figure(7.5, 0.6 * len(rows) + 1.8)
+    ax = fig.add_subplot()
+    y = np.arange(len(rows))
+    values = rows["value"].to_numpy(dtype=float)
+    err = np.vstack([values - rows["value_low"].to_numpy(dtype=float),
+                     rows["value_high"].to_numpy(dtype=float) - values])
+    ax.errorbar(values, y, xerr=np.nan_to_num(err), fmt="o", capsize=4, color="#4e79a7")
+    ax.axvline(0, color="#777777", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [str(i) for i in rows.index])
+    ax.set_ylim(-0.8, len(rows) - 0.2)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
     return _save(fig, path)

@@ -1,30 +1,42 @@
-"""A run's report: the summary tables and four figures, as Markdown or one HTML file.
+"""Reports of every kind of folder: tables with 95% intervals and figures, as
+Markdown or one HTML file.
 
-``write_report(results_dir)`` reads the result table (and ``manifest.json`` when
-present), draws the figures of :mod:`.plots` into ``<results_dir>/report/`` (or
-``out``) and writes ``report.md`` next to them, which links the PNGs by relative
-path, or ``report.html``, which embeds them as base64 data URIs so the file
-stands alone.
+``write_report(path)`` recognises what it is given (:func:`folder_kind`): a run
+folder, a ``compare``, ``plans`` or ``sweep`` ``--out`` folder, a ``train``
+folder (``curve.csv``, ``weights.npz``; only read) or a ``tune`` YAML file. It
+draws the figures of :mod:`.plots` into the report folder and writes
+``report.md`` next to them, which links the PNGs by relative path, or
+``report.html``, which embeds them as base64 data URIs so the file stands alone.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import math
+import json
 import os
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
+import yaml
 
-from ..sim.results import ResultsError, _write_atomically as write_atomically, read_manifest, read_table
+from ..compiled_core import engine
+from ..sim.results import (ResultsError, _write_atomically as write_atomically, read_manifest, read_small_json,
+                           read_table)
 from . import plots
-from .tables import summary_tables
+from .formatting import format_table as text_table
+from .stats import mean_interval, rate_interval
+from .tables import keyed, summary_tables
 
 REPORT_DIR = "report"
 FORMATS = ("md", "html")
+KINDS = ("run", "compare", "plans", "sweep", "tune", "train")
+ANALYSIS_FILE = "analysis.json"
+TRAIN_FILES = ("curve.csv", "weights.npz", "checkpoint.npz")
 
 # (file name, function, heading, caption)
 FIGURES: tuple[tuple[str, Callable[..., Path], str, str], ...] = (
@@ -42,11 +54,16 @@ FIGURES: tuple[tuple[str, Callable[..., Path], str, str], ...] = (
 )
 
 TABLE_CAPTIONS = {
-    "scores": "Final score distribution per {by} (win rate: share of games ranked first, ties included).",
+    "scores": "Final score distribution per {by}: mean with its 95% t interval; win rate (share of "
+              "player-games ranked first, ties included) with its 95% Wilson interval.",
     "breakdown": "Mean points per game of each score category (penalties negative).",
-    "endings": "How games ended (share of games).",
+    "endings": "How games ended: share of games with its 95% Wilson interval.",
+    "pairs": "Head to head, as `wtsim compare` prints it: a's win rate against b (a tie counts 1/2, "
+             "Wilson interval) and the mean paired score difference a − b (bootstrap interval).",
+    "ratings": "Bradley–Terry ratings (Elo scale, mean 0) with 95% intervals.",
 }
-PERCENT_COLUMNS = {"win_rate", "share"}
+PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate", "completion_rate", "high_share")
+SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px;
@@ -64,33 +81,45 @@ figcaption, p.caption { color: #555; font-size: 0.92em; }
 """
 
 
-def _cell(value: Any, column: str) -> str:
-    """One table cell as text: percentages, integers, 2-decimal floats, blanks for NaN."""
-    if value is None or value is pd.NA:
-        return ""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value))
-    if isinstance(value, (int, np.integer)):
-        return f"{100 * int(value):.1f}%" if column in PERCENT_COLUMNS else str(int(value))
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if math.isnan(value):
-            return ""
-        if column in PERCENT_COLUMNS:
-            return f"{100 * value:.1f}%"
-        if column == "games" and value.is_integer():
-            return str(int(value))
-        return f"{value:.2f}"
-    return str(value)
+@dataclass
+class Section:
+    """One table of a report: its name, caption and numbers (printed without NaN)."""
+
+    name: str
+    caption: str
+    table: pd.DataFrame
+    percent: tuple[str, ...] = PERCENT_COLUMNS
+    missing: dict[str, str] = field(default_factory=dict)
+    signed: tuple[str, ...] = SIGNED_COLUMNS
 
 
-def format_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with every cell rendered as text (the index as text too)."""
-    text = pd.DataFrame({column: [_cell(v, str(column)) for v in table[column].tolist()]
-                         for column in table.columns},
-                        index=[str(i) for i in table.index])
-    text.index.name = table.index.name
-    return text
+@dataclass
+class Figure:
+    """One PNG of a report: its file, how to draw it (to a path), heading and caption."""
+
+    file_name: str
+    draw: Callable[[Path], Any]
+    heading: str
+    caption: str
+
+
+@dataclass
+class Content:
+    """What a report shows: title, header facts, tables and figures."""
+
+    title: str
+    facts: list[tuple[str, str]]
+    sections: list[Section]
+    figures: list[Figure]
+
+
+def format_table(table: pd.DataFrame, percent: tuple[str, ...] = PERCENT_COLUMNS,
+                 missing: dict[str, str] | None = None,
+                 signed: tuple[str, ...] = SIGNED_COLUMNS) -> pd.DataFrame:
+    """The table with every cell rendered as text: intervals as 'value [low, high]',
+    rates as percentages, differences signed, 2 decimals, no NaN (a dash, or the
+    column's `missing` text)."""
+    return text_table(table, 2, percent=percent, signed=signed, missing=missing)
 
 
 MARKDOWN_SPECIAL = frozenset("\\`*_{}[]()<>#+!|~&")
@@ -104,11 +133,11 @@ def markdown_text(value: Any) -> str:
     return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
 
 
-def markdown_table(table: pd.DataFrame) -> str:
+def markdown_table(section: Section | pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table (no tabulate needed): index first, numbers right-aligned."""
-    text = format_table(table)
+    section = section if isinstance(section, Section) else Section("", "", section)
+    text = format_table(section.table, section.percent, section.missing, section.signed)
     esc = markdown_text
-
     header = [esc(text.index.name or ""), *(esc(c) for c in text.columns)]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join([":---", *["---:"] * len(text.columns)]) + "|"]
@@ -117,24 +146,140 @@ def markdown_table(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def html_table(table: pd.DataFrame) -> str:
+def html_table(section: Section | pd.DataFrame) -> str:
     """An HTML table with the index as its first column (one header row)."""
-    text = format_table(table)
+    section = section if isinstance(section, Section) else Section("", "", section)
+    text = format_table(section.table, section.percent, section.missing, section.signed)
     text = text.reset_index(names=text.index.name or "")
     return text.to_html(border=0, escape=True, index=False)
 
 
-def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[str, str]]:
-    """(label, value) lines for the report header, from the manifest when there is one."""
+# ------------------------------------------------------------------ kinds
+
+
+def _analysis(folder: Path) -> dict:
+    path = folder / ANALYSIS_FILE
+    if not path.is_file():
+        return {}
+    try:
+        document = read_small_json(path)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise ResultsError(f"{path}: unreadable: {exc}") from None
+    return document if isinstance(document, dict) else {}
+
+
+def _tune_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml") and _is_tune(p))
+
+
+def _is_tune(path: Path) -> bool:
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8")[:1_000_000])
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return isinstance(document, dict) and isinstance(document.get("tuning"), dict)
+
+
+def folder_kind(path: str | os.PathLike) -> str:
+    """What `path` holds: run, compare, plans, sweep (an analysis command's --out
+    folder, by its analysis.json), train (curve.csv beside the model) or tune (a
+    `wtsim tune` YAML file, or a folder holding exactly one)."""
+    source = Path(path)
+    if source.is_file() and source.suffix in (".yaml", ".yml"):
+        if not _is_tune(source):
+            raise ResultsError(f"{source}: not a `wtsim tune` file (no tuning block)")
+        return "tune"
+    if not source.is_dir():
+        return "run"
+    if (source / "curve.csv").is_file() and any((source / f).is_file() for f in TRAIN_FILES[1:]):
+        return "train"
+    command = _analysis(source).get("command")
+    if command in ("compare", "plans", "sweep"):
+        return command
+    has_table = any((source / f"results.{fmt}").is_file() for fmt in ("parquet", "csv"))
+    if not has_table and _tune_files(source):
+        return "tune"
+    return "run"
+
+
+def default_target(path: Path, kind: str) -> Path:
+    """Where a report goes without --out: the folder's report/ (a tune file's
+    <name>-report/ beside it; a training folder is only read, so its report goes
+    to results/<name>-training-report/)."""
+    if kind == "tune":
+        file = path if path.is_file() else _tune_files(path)[0]
+        return file.with_name(f"{file.stem}-report")
+    if kind == "train":
+        return Path("results") / f"{path.resolve().name}-training-report"
+    folder = path if path.is_dir() else path.parent
+    return folder / REPORT_DIR
+
+
+# ------------------------------------------------------------------ facts
+
+
+def _package_version() -> str:
+    try:
+        return version("welcometo-sim")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def engine_fact(recorded: dict) -> tuple[str, str]:
+    """The engine line of a header: what the folder recorded, else this process's."""
+    if recorded.get("engine"):
+        return ("engine", f"{recorded['engine']}, welcometo-sim {recorded.get('version', '?')}")
+    return ("engine", f"{engine()}, welcometo-sim {_package_version()} (this report's; not recorded "
+                      "in the folder)")
+
+
+def _config_players(folder: Path) -> list[str]:
+    """'name = strategy:key=value' for each player of the run's config.yaml."""
+    path = folder / "config.yaml"
+    if not path.is_file():
+        return []
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    out = []
+    for player in (config or {}).get("players") or []:
+        if isinstance(player, dict):
+            params = ",".join(f"{k}={v}" for k, v in _flat(player.get("params") or {}))
+            ref = str(player.get("strategy")) + (f":{params}" if params else "")
+            out.append(f"{player.get('name')} = {ref}")
+    return out
+
+
+def _flat(params: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    items: list[tuple[str, Any]] = []
+    for key, value in params.items():
+        items += _flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [(f"{prefix}{key}", value)]
+    return items
+
+
+def _variant(frame: pd.DataFrame) -> str:
     first = frame.iloc[0]
     variant = [f"{int(first['n_players'])} players", f"board {first['board']}"]
     variant += [flag for flag in ("advanced", "expert", "solo") if bool(first[flag])]
+    return ", ".join(variant)
+
+
+def _strategies(frame: pd.DataFrame) -> str:
+    pairs = frame[["player", "strategy"]].drop_duplicates()
+    return ", ".join(p if p == s else f"{p} = {s}" for p, s in zip(pairs["player"], pairs["strategy"]))
+
+
+def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[str, str]]:
+    """(label, value) lines for the report header, from the manifest when there is one."""
     facts = [
         ("run", str(manifest.get("name", folder.name))),
         ("seed", str(manifest.get("seed", "unknown (no manifest.json)"))),
         ("games", str(manifest.get("games", frame["game"].nunique()))),
         ("players", ", ".join(map(str, manifest.get("players", list(dict.fromkeys(frame["player"])))))),
-        ("variant", ", ".join(variant)),
+        ("strategies", "; ".join(_config_players(folder)) or _strategies(frame)),
+        ("variant", _variant(frame)),
+        engine_fact(manifest),
     ]
     for key, label in (("created", "created"), ("version", "welcometo-sim version"),
                        ("wall_seconds", "wall time (s)")):
@@ -143,74 +288,333 @@ def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[s
     return facts
 
 
-def _markdown(title: str, facts: list[tuple[str, str]], tables: dict[str, pd.DataFrame],
-              figures: list[tuple[str, str, str]], by: str) -> str:
-    parts = [f"# {markdown_text(title)}", ""]
-    parts += [f"- **{label}**: {markdown_text(value)}" for label, value in facts]
-    parts += [f"- **grouped by**: {by}", "", "## Tables", ""]
-    for name, table in tables.items():
-        parts += [f"### {name}", "", TABLE_CAPTIONS[name].format(by=by), "", markdown_table(table), ""]
+# --------------------------------------------------------------- contents
+
+
+def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
+    return [Figure(name, (lambda path, draw=draw: draw(frame, path, by=by)), heading, caption.format(by=by))
+            for name, draw, heading, caption in FIGURES]
+
+
+def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:
+    tables = summary_tables(frame, by)
+    return [Section(name, TABLE_CAPTIONS[name].format(by=by), tables[name]) for name in names
+            if name in tables]
+
+
+def _read_frame(folder: Path) -> pd.DataFrame:
+    frame = read_table(folder)
+    if frame.empty:
+        raise ResultsError(f"{folder}: the result table has no rows")
+    return keyed(frame)
+
+
+def run_content(folder: Path, by: str) -> Content:
+    """A run folder: its summary tables and the four figures."""
+    frame = _read_frame(folder)
+    facts = run_facts(frame, read_manifest(folder), folder)
+    return Content(f"welcometo-sim report: {facts[0][1]}", facts,
+                   _summary_sections(frame, by, ("scores", "breakdown", "endings")), _frame_figures(frame, by))
+
+
+def compare_content(folder: Path, by: str) -> Content:
+    """A `wtsim compare --out` folder: head to head, ratings, summary, figures;
+    games keyed by (match, game)."""
+    from .compare import ratings
+
+    frame = _read_frame(folder)
+    meta = _analysis(folder)
+    per_pair = frame.groupby("match")["game"].nunique() if "match" in frame else pd.Series([frame["game"].nunique()])
+    facts = [("analysis", f"wtsim compare ({'one table' if meta.get('table') else 'round robin of pairs'})"),
+             ("seed", str(meta.get("seed", "unknown"))),
+             ("games", f"{int(frame['game'].nunique())} ({', '.join(map(str, sorted(set(per_pair))))} per match)"),
+             ("strategies", _strategies(frame)), ("variant", _variant(frame)), engine_fact(meta)]
+    sections = _summary_sections(frame, "player", ("pairs",))
+    sections.append(Section("ratings", TABLE_CAPTIONS["ratings"], ratings(frame)))
+    sections += _summary_sections(frame, by, ("scores", "breakdown", "endings"))
+    return Content(f"welcometo-sim report: compare {folder.name}", facts, sections, _frame_figures(frame, by))
+
+
+def _saved_table(folder: Path, name: str) -> pd.DataFrame | None:
+    for fmt in ("csv", "parquet", "json"):
+        path = folder / f"{name}.{fmt}"
+        if path.is_file():
+            try:
+                if fmt == "csv":
+                    return pd.read_csv(path, index_col=0)
+                if fmt == "parquet":
+                    return pd.read_parquet(path)
+                return pd.read_json(path, orient="table")
+            except (OSError, ValueError) as exc:
+                raise ResultsError(f"{path}: cannot read the table: {exc}") from None
+    return None
+
+
+def _plan_values(saved: pd.DataFrame | None) -> dict[str, tuple[int, int]]:
+    """Plan id -> (high, low) points: from the saved plans table's `points`
+    column ('8/4') when there is one, else from the bundled plan data."""
+    values: dict[str, tuple[int, int]] = {}
+    if saved is not None and "points" in saved.columns:
+        for plan, text in saved["points"].items():
+            high, _, low = str(text).partition("/")
+            if high.strip().lstrip("-").isdigit() and low.strip().lstrip("-").isdigit():
+                values[str(plan)] = (int(high), int(low))
+    if not values:
+        from ..rules.data import DEFAULT_DATA
+
+        values = {p.id: tuple(p.points) for p in DEFAULT_DATA.all_plans()}
+    return values
+
+
+def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    """Per forced plan (and skill level, when the trials have one): its deck, the
+    completion rate over player-games (Wilson interval) and the points per
+    player-game with a t interval over games (the seats of one game are averaged
+    first, since they share the deal)."""
+    decks = {p: int(d) for p, d in _plan_decks(trials).items()}
+    keys = ["skill", "forced_plan"] if "skill" in trials.columns else ["forced_plan"]
+    rows = []
+    for key, block in trials.groupby(keys, sort=False):
+        plan = key[-1] if isinstance(key, tuple) else key
+        deck = decks.get(plan)
+        if deck is None or plan not in values:
+            continue
+        done = block[f"plan{deck}_turn"].notna().to_numpy()
+        first = block[f"plan{deck}_first"].astype(bool).to_numpy() & done
+        high, low = values[plan]
+        points = pd.Series(np.where(first, high, np.where(done, low, 0)), index=block.index, dtype=float)
+        per_game = points.groupby(block["game"]).mean()
+        mean, p_low, p_high = mean_interval(per_game.to_numpy())
+        p_low, p_high = max(p_low, 0.0), min(p_high, float(high))  # a plan gives 0 to `high` points
+        rate, r_low, r_high = rate_interval(int(done.sum()), len(block))
+        row = {"deck": deck, "plan": plan, "points": f"{high}/{low}", "player_games": len(block),
+               "completion_rate": rate, "completion_rate_low": r_low, "completion_rate_high": r_high,
+               "points_per_game": mean, "points_per_game_low": p_low, "points_per_game_high": p_high}
+        if "skill" in keys:
+            row = {"skill": key[0], **row}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _plan_decks(trials: pd.DataFrame) -> dict[str, int]:
+    """Forced plan id -> its deck: the slot that always holds it in its block."""
+    decks = {}
+    for plan, block in trials.groupby("forced_plan", sort=False):
+        for slot in (1, 2, 3):
+            if (block[f"plan{slot}"].astype(str) == str(plan)).all():
+                decks[plan] = slot
+                break
+    return decks
+
+
+def plans_content(folder: Path, by: str) -> Content:
+    """A `wtsim plans --out` folder: points per player-game per plan with
+    intervals, small multiples per deck, and the saved plan table."""
+    trials = read_table(folder)
+    if "forced_plan" not in trials.columns:
+        raise ResultsError(f"{folder}: not a `wtsim plans` folder (no forced_plan column)")
+    meta = _analysis(folder)
+    saved = _saved_table(folder, "plans")
+    points = plan_points_table(trials, _plan_values(saved))
+    if points.empty:
+        raise ResultsError(f"{folder}: no plan of the results is known (no plans table, not a bundled plan)")
+    facts = [("analysis", "wtsim plans"), ("seed", str(meta.get("seed", "unknown"))),
+             ("games per plan", str(meta.get("games_per_plan", "unknown"))),
+             ("plans", str(points["plan"].nunique())), ("strategies", _strategies(trials)),
+             ("variant", _variant(trials)), engine_fact(meta)]
+    if meta.get("skills"):
+        facts.insert(4, ("skill levels", ", ".join(map(str, meta["skills"]))))
+    sorted_points = points.sort_values([*(["skill"] if "skill" in points else []), "deck", "points_per_game"],
+                                       ascending=[*([True] if "skill" in points else []), True, False])
+    sections = [Section("plan points", "Per plan: completion rate over player-games (95% Wilson interval) and "
+                        "points per player-game from that plan (95% t interval over games).",
+                        sorted_points.set_index("plan"))]
+    if saved is not None:
+        sections.append(Section("plans", "The table `wtsim plans` printed (saved in the folder).", saved,
+                                missing={"median_turn": "never completed", "high_share": "never completed"}))
+    figure = Figure("plan_balance.png", lambda path: plots.plan_balance_plot(points, path), "Plan balance",
+                    "One panel per deck: each plan's points per player-game with its 95% interval; the "
+                    "dashed line is the deck's average. A plan far from the line, with an interval that "
+                    "does not reach it, is worth more (or less) than its deck's others.")
+    return Content(f"welcometo-sim report: plans {folder.name}", facts, sections, [figure])
+
+
+def sweep_content(folder: Path, by: str) -> Content:
+    """A `wtsim sweep --out` folder: the grid points, one table per measure with
+    its difference to point 0, and the measures' curves with interval bands."""
+    from .sweep import MEASURE_COLUMNS, measure_table, points_table
+
+    saved = _saved_table(folder, "sweep")
+    if saved is None:
+        raise ResultsError(f"{folder}: no sweep table (sweep.csv, .parquet or .json) in this folder")
+    table = saved.reset_index() if "point" not in saved.columns else saved
+    keys = [c for c in table.columns if c not in MEASURE_COLUMNS and c != "index"]
+    table = table[[*keys, *MEASURE_COLUMNS]]
+    meta = _analysis(folder)
+    facts = [("analysis", "wtsim sweep"), ("settings", "; ".join(meta.get("settings", keys))),
+             ("seed", str(meta.get("seed", "unknown"))), ("games", f"{meta.get('games', '?')} per grid point"),
+             ("grid points", str(table["point"].nunique())),
+             ("strategies", ", ".join(map(str, meta.get("players", []))) or "unknown"), engine_fact(meta)]
+    sections = [Section("points", "The grid points; point 0 is the baseline.", points_table(table))]
+    for measure in dict.fromkeys(table["measure"]):
+        rows = measure_table(table, measure).astype({"diff": float})
+        rows.loc[rows["change"] == "baseline", "diff"] = np.nan
+        rate = table.loc[table["measure"] == measure, "kind"].iloc[0] == "rate"
+        sections.append(Section(measure, ("Share" if rate else "Mean") + " with its 95% interval; diff: the "
+                                "paired difference to point 0 over the same games (bootstrap interval).", rows,
+                                percent=("value", "diff") if rate else (), missing={"diff": "baseline"}))
+    figure = Figure("sweep.png", lambda path: plots.sweep_plot(table, path), "Sweep curves",
+                    "One panel per measure: the estimate at each grid point with its 95% interval (band); "
+                    "the dashed line is point 0, the baseline.")
+    return Content(f"welcometo-sim report: sweep {folder.name}", facts, sections, [figure])
+
+
+def _interval_row(block: dict) -> dict:
+    return {"value": block.get("mean"), "value_low": block.get("low"), "value_high": block.get("high")}
+
+
+def tune_content(path: Path, by: str) -> Content:
+    """A `wtsim tune` file: the best parameters, how they were searched, and the
+    objective and gain over the start on fresh games with their intervals."""
+    file = path if path.is_file() else _tune_files(path)[0]
+    document = yaml.safe_load(file.read_text(encoding="utf-8"))
+    tuning = document["tuning"]
+    facts = [("analysis", "wtsim tune"), ("file", file.name),
+             ("strategy", str(document.get("strategy"))), ("start", str(tuning.get("start"))),
+             ("opponents", ", ".join(map(str, tuning.get("opponents", [])))),
+             ("objective", str(tuning.get("objective"))), ("seed", str(tuning.get("seed"))),
+             ("games", f"{tuning.get('games')} per trial, {tuning.get('trials')} trials, "
+                       f"{tuning.get('fresh_games')} fresh games for the finalists"),
+             ("config", str(tuning.get("config"))), engine_fact({})]
+    params = pd.DataFrame({"value": [str(v) for _, v in _flat(document.get("params") or {})]},
+                          index=pd.Index([k for k, _ in _flat(document.get("params") or {})], name="parameter"))
+    result = pd.DataFrame([_interval_row(tuning.get("fresh_objective") or {}),
+                           _interval_row(tuning.get("gain_over_start") or {})],
+                          index=pd.Index(["objective of the best (fresh games)", "gain over the start"],
+                                         name="measure")).astype(float)
+    sections = [Section("best parameters", f"Best of trial {tuning.get('best_trial')}; searched in: "
+                        f"{'; '.join(map(str, tuning.get('ranges', [])))}.", params),
+                Section("result", "On fresh games, with 95% paired bootstrap intervals.", result, percent=(),
+                        signed=("value",))]
+    figure = Figure("tune.png", lambda out: plots.interval_plot(result, out, "Tuning result on fresh games",
+                                                                 f"objective: {tuning.get('objective')}"),
+                    "Tuning result", "The best parameters' objective and their gain over the start, on fresh "
+                    "games, with 95% intervals; a gain interval clear of 0 is a real improvement.")
+    return Content(f"welcometo-sim report: tune {file.stem}", facts, sections, [figure])
+
+
+def _model_meta(folder: Path) -> dict:
+    """The metadata a training saved with its model (weights.npz), read only."""
+    path = folder / "weights.npz"
+    if not path.is_file():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return json.loads(str(archive["meta"])) if "meta" in archive.files else {}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def train_content(folder: Path, by: str) -> Content:
+    """A `wtsim train` folder (only read): the learning curve, as a table and a figure."""
+    try:
+        curve = pd.read_csv(folder / "curve.csv")
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{folder / 'curve.csv'}: cannot read the learning curve: {exc}") from None
+    if curve.empty or not {"games", "mean_score"} <= set(curve.columns):
+        raise ResultsError(f"{folder / 'curve.csv'}: not a learning curve (needs games and mean_score)")
+    meta = _model_meta(folder)
+    facts = [("analysis", "wtsim train"), ("folder", folder.name),
+             ("model", f"{meta.get('family', '?')} family, {meta.get('players', '?')} players, "
+                       f"{meta.get('games', curve['games'].iloc[-1])} training games"),
+             ("command", str(meta.get("command", "unknown"))),
+             ("engine", f"welcometo-sim {meta.get('code_version', '?')} (trained); {engine()} here")]
+    table = curve.rename(columns={"mean_score": "score", "ci_low": "score_low", "ci_high": "score_high",
+                                  "refusal_end_share": "ended_by_refusals"}).set_index("games")
+    evaluated = (meta.get("training") or {}).get("eval_games")
+    if isinstance(evaluated, int) and evaluated > 0 and "ended_by_refusals" in table:
+        bounds = [rate_interval(round(share * evaluated), evaluated)[1:] for share in table["ended_by_refusals"]]
+        table["ended_by_refusals_low"], table["ended_by_refusals_high"] = zip(*bounds)
+    sections = [Section("learning curve", "Per evaluation point (the same evaluation games each time): mean "
+                        "score with its 95% interval, share of the games ended by refusals (Wilson interval), "
+                        "mean length.", table, percent=("ended_by_refusals",))]
+    figure = Figure("learning_curve.png", lambda path: plots.learning_curve_plot(curve, path), "Learning curve",
+                    "Evaluation mean score with its 95% interval against training games; right: how "
+                    "evaluation games ended.")
+    return Content(f"welcometo-sim report: training {folder.name}", facts, sections, [figure])
+
+
+BUILDERS: dict[str, Callable[[Path, str], Content]] = {
+    "run": run_content, "compare": compare_content, "plans": plans_content, "sweep": sweep_content,
+    "tune": tune_content, "train": train_content,
+}
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _markdown(content: Content, by: str | None) -> str:
+    parts = [f"# {markdown_text(content.title)}", ""]
+    parts += [f"- **{label}**: {markdown_text(value)}" for label, value in content.facts]
+    if by:
+        parts.append(f"- **grouped by**: {by}")
+    parts += ["", "## Tables", ""]
+    for section in content.sections:
+        parts += [f"### {markdown_text(section.name)}", "", markdown_text(section.caption), "",
+                  markdown_table(section), ""]
     parts += ["## Figures", ""]
-    for file_name, heading, caption in figures:
-        parts += [f"### {heading}", "", f"![{heading}]({file_name})", "", caption, ""]
+    for figure in content.figures:
+        parts += [f"### {figure.heading}", "", f"![{figure.heading}]({figure.file_name})", "", figure.caption, ""]
     return "\n".join(parts)
 
 
-def _html(title: str, facts: list[tuple[str, str]], tables: dict[str, pd.DataFrame],
-          figures: list[tuple[str, str, str]], folder: Path, by: str) -> str:
+def _html(content: Content, folder: Path, by: str | None) -> str:
     e = html.escape
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             f"<title>{e(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
-             f"<h1>{e(title)}</h1>", '<dl class="run">']
-    parts += [f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in facts]
-    parts += [f"<dt>grouped by</dt><dd>{e(by)}</dd>", "</dl>", "<h2>Tables</h2>"]
-    for name, table in tables.items():
-        parts += [f"<h3>{e(name)}</h3>", f'<p class="caption">{e(TABLE_CAPTIONS[name].format(by=by))}</p>',
-                  html_table(table)]
+             f"<title>{e(content.title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+             f"<h1>{e(content.title)}</h1>", '<dl class="run">']
+    parts += [f"<dt>{e(label)}</dt><dd>{e(value)}</dd>" for label, value in content.facts]
+    if by:
+        parts.append(f"<dt>grouped by</dt><dd>{e(by)}</dd>")
+    parts += ["</dl>", "<h2>Tables</h2>"]
+    for section in content.sections:
+        parts += [f"<h3>{e(section.name)}</h3>", f'<p class="caption">{e(section.caption)}</p>',
+                  html_table(section)]
     parts.append("<h2>Figures</h2>")
-    for file_name, heading, caption in figures:
-        data = base64.b64encode((folder / file_name).read_bytes()).decode("ascii")
-        parts += [f"<h3>{e(heading)}</h3>", "<figure>",
-                  f'<img alt="{e(heading)}" src="data:image/png;base64,{data}">',
-                  f"<figcaption>{e(caption)}</figcaption>", "</figure>"]
+    for figure in content.figures:
+        data = base64.b64encode((folder / figure.file_name).read_bytes()).decode("ascii")
+        parts += [f"<h3>{e(figure.heading)}</h3>", "<figure>",
+                  f'<img alt="{e(figure.heading)}" src="data:image/png;base64,{data}">',
+                  f"<figcaption>{e(figure.caption)}</figcaption>", "</figure>"]
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 
 
 def write_report(results_dir: str | os.PathLike, fmt: str = "md",
                  out: str | os.PathLike | None = None, *, by: str = "player") -> Path:
-    """Write the report of a results folder; return the path of report.md or report.html.
+    """Write the report of a folder (see :func:`folder_kind`); return the path of
+    report.md or report.html.
 
-    The figures (PNG) go to ``out`` (default ``<results_dir>/report/``) in both
+    The figures (PNG) go to ``out`` (default: :func:`default_target`) in both
     formats. Each file is written to a temporary name and renamed, so a full disk
     leaves no partial file. Raises ResultsError for a missing or unreadable
-    results folder, OutputError (one line) for a file that cannot be written,
-    and plots.PlotDependencyError when matplotlib is not installed.
+    folder, OutputError (one line) for a file that cannot be written, and
+    plots.PlotDependencyError when matplotlib is not installed.
     """
     if fmt not in FORMATS:
         raise ValueError(f"report format {fmt!r} is not one of {', '.join(FORMATS)}")
     plots.require_matplotlib()
     source = Path(results_dir)
-    frame = read_table(source)
-    if frame.empty:
-        raise ResultsError(f"{source}: the result table has no rows")
-    folder = source if source.is_dir() else source.parent
-    manifest = read_manifest(folder)
-    target = Path(out) if out is not None else folder / REPORT_DIR
+    kind = folder_kind(source)
+    content = BUILDERS[kind](source, by)
+    target = Path(out) if out is not None else default_target(source, kind)
     target.mkdir(parents=True, exist_ok=True)
-
-    figures = []
-    for file_name, draw, heading, caption in FIGURES:
-        write_atomically(target / file_name, lambda tmp: draw(frame, tmp, by=by))
-        figures.append((file_name, heading, caption.format(by=by)))
-    tables = summary_tables(frame, by)
-    facts = run_facts(frame, manifest, folder)
-    title = f"welcometo-sim report: {facts[0][1]}"
+    for figure in content.figures:
+        write_atomically(target / figure.file_name, figure.draw)
+    grouped = by if kind in ("run", "compare") else None
     if fmt == "md":
-        path = target / "report.md"
-        text = _markdown(title, facts, tables, figures, by)
+        path, text = target / "report.md", _markdown(content, grouped)
     else:
-        path = target / "report.html"
-        text = _html(title, facts, tables, figures, target, by)
+        path, text = target / "report.html", _html(content, target, grouped)
     write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return path
