@@ -539,6 +539,20 @@ def strategies(as_json: bool) -> None:
                                      subsequent_indent="            ", break_long_words=False))
 
 
+@cli.command()
+@click.argument("document", type=click.Choice(["record", "table"]))
+def schema(document: str) -> None:
+    """Print the format of game records or of the result table, as JSON.
+
+    `record`: the JSON Schema (draft 2020-12) of one line of records.jsonl.
+    `table`: the result table's columns in order with their pandas dtypes.
+    Both carry their format version (docs/RECORDS.md).
+    """
+    from .schemas import record_schema, table_schema
+
+    click.echo(json.dumps(record_schema() if document == "record" else table_schema(), indent=2))
+
+
 def strategy_entries() -> dict[str, dict[str, Any]]:
     """Every registered strategy: its reference, the first paragraph of its
     docstring and its default parameters (or why it cannot be loaded)."""
