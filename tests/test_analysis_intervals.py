@@ -55,3 +55,11 @@ def test_games_of_different_matches_are_not_merged():
     assert endings["games"].to_dict() == {"plans": 2, "refusals": 2}
     assert endings.loc["plans", "share"] == 0.5
     assert endings.loc["plans", ["share_low", "share_high"]].tolist() == pytest.approx(wilson_interval(2, 4))
+
+
+def test_games_of_different_forced_plans_are_not_merged():
+    frame = compare_like_table().drop(columns="match")
+    frame["forced_plan"] = np.repeat(["p", "q"], 4)
+    scores = score_distribution(frame)
+    assert scores.loc["x", "games"] == 4
+    assert game_summary(frame)["games"].sum() == 4

@@ -278,17 +278,20 @@ def _point_runner(config: str | None, progress):
 
 def _sweep_facts(base: dict, settings: tuple[str, ...], points: int) -> dict:
     """What a sweep's document and analysis.json say about how it was run."""
-    players = [tuning.spec_label(parse_strategy(_player_ref(p))) for p in base.get("players") or []]
+    players = [_player_ref(p) for p in base.get("players") or []]
     return {"command": "sweep", "settings": list(settings), "grid_points": points, "games": base.get("games"),
             "seed": base.get("seed"), "players": players, "engine": engine(), "version": _version()}
 
 
 def _player_ref(player) -> str:
-    """A config's player entry as a strategy reference (name:key=value,...)."""
+    """A config's player entry as 'name = strategy:key=value,...' (just the
+    strategy when it is also the name)."""
     if isinstance(player, str):
         return player
     params = ",".join(f"{k}={json.dumps(v)}" for k, v in _flat(player.get("params") or {}))
-    return player["strategy"] + (f":{params}" if params else "")
+    ref = str(player.get("strategy")) + (f":{params}" if params else "")
+    name = str(player.get("name") or ref)
+    return ref if name == ref else f"{name} = {ref}"
 
 
 def _flat(params: dict, prefix: str = ""):

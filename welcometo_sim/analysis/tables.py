@@ -20,8 +20,10 @@ from .stats import mean_interval, rate_interval
 
 DISTRIBUTION_COLUMNS = ["games", "mean", "mean_low", "mean_high", "std", "min", "p10", "median", "p90",
                         "max", "win_rate", "win_rate_low", "win_rate_high"]
-MATCH_COLUMNS = ("match", "rank", "player")
-"""What a compare folder's summary needs besides the summary columns."""
+BLOCK_COLUMNS = ("match", "skill", "forced_plan")
+"""Columns of analysis tables whose blocks each number their games from 0."""
+MATCH_COLUMNS = ("rank", "player")
+"""What a compare folder's head-to-head table needs besides the summary columns."""
 PAIR_INTERVALS = {"win_low": "a_win_rate_low", "win_high": "a_win_rate_high",
                   "diff_low": "mean_diff_low", "diff_high": "mean_diff_high"}
 """The head-to-head table's bounds named as every other interval (X_low, X_high)."""
@@ -34,13 +36,16 @@ def _group_key(frame: pd.DataFrame, by: str) -> str:
 
 
 def keyed(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table with one `game` number per game: a compare table repeats game
-    numbers in every match, so there (match, game) becomes the game."""
-    if "match" not in frame.columns:
+    """The table with one `game` number per game. A compare table numbers its
+    games again in every match, a plans table in every forced plan (and skill
+    level): there (match, game), or (skill, forced plan, game), becomes the game,
+    as `compare.with_game_key` does for matches."""
+    blocks = [c for c in BLOCK_COLUMNS if c in frame.columns]
+    if not blocks:
         return frame
-    from .compare import with_game_key  # compare imports this module
-
-    return with_game_key(frame)
+    out = frame.copy()
+    out["game"] = out.groupby([*blocks, "game"], sort=True).ngroup()
+    return out
 
 
 def score_distribution(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
@@ -118,15 +123,18 @@ def _table_columns(path: Path) -> list[str]:
 
 def read_summary(folder: str | os.PathLike, by: str = "player") -> pd.DataFrame:
     """The columns the summary tables need (see `read_summary_frame`), plus the
-    match, rank and player of a compare folder, keyed so games of different
-    matches stay apart."""
+    block columns of a compare or plans folder (and a compare folder's rank and
+    player), keyed so that games of different blocks stay apart."""
     frame = read_summary_frame(folder, by)
     path = table_path(folder)
     try:
         columns = _table_columns(path)
-        if "match" not in columns:
+        wanted = [c for c in BLOCK_COLUMNS if c in columns]
+        if not wanted:
             return frame
-        extra = [c for c in MATCH_COLUMNS if c not in frame.columns]
+        if "match" in wanted:
+            wanted += list(MATCH_COLUMNS)
+        extra = [c for c in dict.fromkeys(wanted) if c not in frame.columns]
         more = (pd.read_parquet(path, columns=extra) if path.suffix == ".parquet"
                 else pd.read_csv(path, usecols=extra)[extra])
     except (OSError, ValueError) as exc:
