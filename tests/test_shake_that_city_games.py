@@ -286,3 +286,27 @@ def test_strategy_parameters_are_checked():
         play_game(["gredy"], 1)
     names = [row["player"] for row in play_game(["random", "random", "greedy"], 1).rows]
     assert names == ["random", "random-2", "greedy"]
+
+
+def test_bundled_configs_load_and_play():
+    import pathlib
+
+    import yaml
+
+    from welcometo_sim.games import load_game
+
+    paths = sorted(pathlib.Path(__file__).parent.parent.joinpath("configs").glob("shake-that-city*.yaml"))
+    assert len(paths) >= 5
+    variants = set()
+    for path in paths:
+        config = yaml.safe_load(path.read_text())
+        assert config["game"] == "shake-that-city"
+        seats = [p["strategy"] if isinstance(p, dict) else p for p in config["players"]]
+        game = load_game(config["game"], {"variant": config.get("variant"),
+                                          "overrides": config.get("overrides")}, len(seats))
+        result = game.play(["random"] * len(seats), config["seed"])
+        assert len(result.rows) == len(seats)
+        assert all(s in game.strategies for s in seats)
+        variants.add(tuple(sorted((k, v) for k, v in (config.get("variant") or {}).items() if v)))
+    assert {(("family", True),), (("solo", True),), (("construction", True),),
+            (("wild_nights", True),)} <= variants

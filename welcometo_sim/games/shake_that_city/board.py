@@ -52,6 +52,7 @@ class Layout:
         self.construction_cells = tuple(self.bit(r, c) for r, c in data.construction_cells)
         self.pairs = data.construction_pairs
         self._shapes: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self.neighbours = _neighbours_of(self.cols, self.not_first_col, self.not_last_col, self.full)
         self._frozen = True
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -93,12 +94,6 @@ class Layout:
         rows = [sum(self.bit(r, c) for c in range(self.cols)) for r in data.west_rows]
         return (diagonal, *columns, *rows)
 
-    def neighbours(self, mask: int) -> int:
-        """Cells orthogonally next to any cell of `mask` (the cells themselves excluded unless adjacent)."""
-        cols = self.cols
-        return (((mask << 1) & self.not_first_col) | ((mask >> 1) & self.not_last_col)
-                | (mask << cols) | (mask >> cols)) & self.full
-
     def flood(self, seed: int, within: int) -> int:
         """Cells of `within` connected (orthogonally, inside `within`) to the cells of `seed`."""
         reach = seed & within
@@ -132,6 +127,17 @@ class Layout:
         return tuple((r, c, base << (r * self.cols + c))
                      for r in range(self.rows - height + 1)
                      for c in range(self.cols - width + 1))
+
+
+def _neighbours_of(cols: int, not_first: int, not_last: int, full: int):
+    """The neighbour function of a board shape (a closure: the hot path reads no attributes)."""
+
+    def neighbours(mask: int) -> int:
+        """Cells orthogonally next to any cell of `mask` (the cells themselves only if adjacent)."""
+        return (((mask << 1) & not_first) | ((mask >> 1) & not_last)
+                | (mask << cols) | (mask >> cols)) & full
+
+    return neighbours
 
 
 class Board:

@@ -25,20 +25,11 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .board import Board, Layout, remaining_construction
+from .board import Board, Layout
 from .data import BUILDINGS
-from .scoring import (FACTORY, HOME, PARK, ROAD, SHOP, Points, factories_points, homes_points,
-                      linked_roads, parks_points)
+from .scoring import FACTORY, HOME, PARK, ROAD, SHOP, Points, homes_points, linked_roads
 
 FULL, COUNT, DISTINCT = range(3)
-DEPENDS: dict[int, tuple[str, ...]] = {
-    HOME: ("homes", "parks"),
-    SHOP: ("shops",),
-    FACTORY: ("factories", "homes", "parks"),
-    PARK: ("parks",),
-    ROAD: ("roads", "shops", "factories"),
-}
-"""The categories a placement of each building type can change."""
 WEIGHTS = ("open", "bonus", "construction", "construction_growth", "space")
 
 
@@ -98,97 +89,150 @@ class Evaluator:
         """The value of `board` after each (building code, cell mask) placement."""
         self._prepare(view)
         rules = view.rules
-        pts, layout = rules.points, board.layout
-        family = rules.variant.family
-        strict = rules.variant.uses_construction
-        masks = board.masks
-        base = _categories(layout, pts, masks)
-        built = board.built
-        free = layout.full & ~(built | board.blocked)
+        base = _Base(board, rules.points)
+        family, strict = rules.variant.family, rules.variant.uses_construction
+        bonus_points = rules.points.bonus
         slots = self._slots
-        base_slots = [slot_state(line, conds, masks, built, free) for line, conds in slots]
-        played = view.rounds - rounds_left
+        base_slots = [slot_state(line, conds, base.masks, base.built, base.free)
+                      for line, conds in slots]
+        construction = self.construction * (1 + self.growth * (view.rounds - rounds_left))
         out = []
         for code, mask in placements:
-            after = list(masks)
-            after[code] |= mask
-            tiles = remaining_construction(layout, after, board.construction)
-            blocked = 0
-            for cell, _ in tiles:
-                blocked |= cell
-            built2 = built | mask
-            free2 = layout.full & ~(built2 | blocked)
-            touched = mask | (free2 & ~free)
-            cats = dict(base)
-            if mask:
-                _update(cats, layout, pts, after, code)
+            cand = base.after(code, mask)
+            touched = mask | (cand.free & ~base.free)
             flips, progress = 0, 0.0
             for (line, conds), state in zip(slots, base_slots):
                 if line & touched:
-                    state = slot_state(line, conds, after, built2, free2)
+                    state = slot_state(line, conds, cand.masks, cand.built, cand.free)
                 if state[0]:
                     flips += 1
                 else:
                     progress += state[1] * state[1]
-            now = (0 if family else sum(cats.values())) + flips * pts.bonus
+            now = (0 if family else cand.points) + flips * bonus_points
+            left = cand.tiles_left
             if rounds_left <= 0:
-                out.append(-1000.0 - len(tiles) if strict and tiles
-                           else now + 0.01 * flips - 0.001 * free2.bit_count())
+                out.append(-1000.0 - left if strict and left
+                           else now + 0.01 * flips - 0.001 * cand.free.bit_count())
                 continue
-            value = now + self.space * free2.bit_count() + self.bonus * pts.bonus * progress
+            value = now + self.space * cand.free.bit_count() + self.bonus * bonus_points * progress
             if self.open and not family:
-                value += self.open * open_points(layout, after, free2, cats["_linked"])
-            if tiles:
-                value -= self.construction * len(tiles) * (1 + self.growth * played)
-            out.append(value)
+                value += self.open * cand.open_points()
+            out.append(value - construction * left)
         return out
 
 
-def _categories(layout: Layout, pts: Points, masks: Sequence[int]) -> dict:
-    linked = linked_roads(layout, masks[ROAD])
-    return {"roads": linked.bit_count() * pts.road, "parks": parks_points(layout, pts, masks),
-            "factories": factories_points(layout, pts, masks),
-            "shops": _shops(layout, masks[SHOP], linked), "homes": homes_points(layout, pts, masks),
-            "_linked": linked}
+class _Base:
+    """A board's masks, neighbour masks and category points, to derive candidates from."""
+
+    __slots__ = ("layout", "pts", "masks", "nbs", "built", "free", "linked", "reach", "cats",
+                 "tiles", "tiles_left", "points")
+
+    def __init__(self, board: Board | None, pts: Points, parent: "_Base | None" = None) -> None:
+        if board is None:
+            return
+        layout = self.layout = board.layout
+        self.pts = pts
+        self.masks = masks = list(board.masks)
+        nb = layout.neighbours
+        self.nbs = [nb(m) for m in masks]
+        self.built = board.built
+        self.tiles = board.construction
+        self.tiles_left = len(self.tiles)
+        self.free = layout.full & ~(self.built | board.blocked)
+        self.linked = linked_roads(layout, masks[ROAD])
+        self.reach = layout.black_cells | nb(self.linked)
+        self.cats = [self.linked.bit_count() * pts.road, _parks(self), _factories(self),
+                     _shops(self), _homes(self)]
+        self.points = sum(self.cats)
+
+    def after(self, code: int, mask: int) -> "_Base":
+        """The candidate after placing `mask` of building `code` (shares what did not change)."""
+        if not mask:
+            return self
+        layout = self.layout
+        cand = _Base(None, self.pts)
+        cand.layout, cand.pts = layout, self.pts
+        cand.masks = masks = list(self.masks)
+        masks[code] |= mask
+        cand.nbs = nbs = list(self.nbs)
+        nbs[code] = layout.neighbours(masks[code])
+        cand.built = built = self.built | mask
+        kept = self.tiles
+        if kept:
+            pairs = layout.pairs
+            kept = tuple(t for t in kept if not masks[pairs[t[1]][0]] & nbs[pairs[t[1]][1]])
+        cand.tiles, cand.tiles_left = kept, len(kept)
+        blocked = 0
+        for cell, _ in kept:
+            blocked |= cell
+        cand.free = layout.full & ~(built | blocked)
+        cand.cats = cats = list(self.cats)
+        if code == ROAD:
+            cand.linked = linked_roads(layout, masks[ROAD])
+            cand.reach = layout.black_cells | layout.neighbours(cand.linked)
+            cats[0] = cand.linked.bit_count() * self.pts.road
+        else:
+            cand.linked, cand.reach = self.linked, self.reach
+        for index in RECOMPUTE[code]:
+            cats[index] = CATEGORY_FUNCTIONS[index](cand)
+        cand.points = sum(cats)
+        return cand
+
+    def open_points(self) -> int:
+        """Scoring points the board still lacks next to a free cell (see the module docstring)."""
+        masks, nbs = self.masks, self.nbs
+        by_free = self.layout.neighbours(self.free)
+        count = 0
+        parks = masks[PARK] & by_free
+        if parks:
+            count += (parks & ~nbs[HOME]).bit_count()
+            if not self.layout.seaside:
+                count += (parks & ~nbs[FACTORY]).bit_count()
+        factories = masks[FACTORY] & by_free
+        if factories:
+            count += (factories & ~nbs[FACTORY]).bit_count() + (factories & ~nbs[ROAD]).bit_count()
+        count += (masks[ROAD] & by_free & ~self.linked).bit_count()
+        count += (masks[SHOP] & by_free & ~self.reach).bit_count()
+        return count
 
 
-def _update(cats: dict, layout: Layout, pts: Points, masks: Sequence[int], code: int) -> None:
-    if code == ROAD:
-        cats["_linked"] = linked = linked_roads(layout, masks[ROAD])
-        cats["roads"] = linked.bit_count() * pts.road
-    for name in DEPENDS[code]:
-        if name == "parks":
-            cats["parks"] = parks_points(layout, pts, masks)
-        elif name == "factories":
-            cats["factories"] = factories_points(layout, pts, masks)
-        elif name == "shops":
-            cats["shops"] = _shops(layout, masks[SHOP], cats["_linked"])
-        elif name == "homes":
-            cats["homes"] = homes_points(layout, pts, masks)
-
-
-def _shops(layout: Layout, shops: int, linked: int) -> int:
-    if not shops:
+def _parks(b: _Base) -> int:
+    parks = b.masks[PARK]
+    if not parks:
         return 0
-    ok = shops & (layout.black_cells | layout.neighbours(linked))
-    return sum(points * (ok & zone).bit_count() for points, zone in layout.zone_masks)
+    pts = b.pts
+    points = (parks & b.nbs[HOME]).bit_count() * pts.park_home
+    if b.layout.seaside:
+        return points + (parks & b.layout.beach_cells).bit_count() * pts.park_beach
+    return points + (parks & b.nbs[FACTORY]).bit_count() * pts.park_factory
 
 
-def open_points(layout: Layout, masks: Sequence[int], free: int, linked: int) -> int:
-    """Scoring points a board still lacks next to a free cell (see the module docstring)."""
-    nb = layout.neighbours
-    by_free = nb(free)
-    parks, factories = masks[PARK] & by_free, masks[FACTORY] & by_free
-    count = 0
-    if parks:
-        count += (parks & ~nb(masks[HOME])).bit_count()
-        if not layout.seaside:
-            count += (parks & ~nb(masks[FACTORY])).bit_count()
-    if factories:
-        count += (factories & ~nb(masks[FACTORY])).bit_count()
-        count += (factories & ~nb(masks[ROAD])).bit_count()
-    count += (masks[ROAD] & by_free & ~linked).bit_count()
-    shops = masks[SHOP] & by_free
-    if shops:
-        count += (shops & ~(layout.black_cells | nb(linked))).bit_count()
-    return count
+def _factories(b: _Base) -> int:
+    factories = b.masks[FACTORY]
+    if not factories:
+        return 0
+    return ((factories & b.nbs[FACTORY]).bit_count() * b.pts.factory_factory
+            + (factories & b.nbs[ROAD]).bit_count() * b.pts.factory_road)
+
+
+def _shops(b: _Base) -> int:
+    ok = b.masks[SHOP] & b.reach
+    if not ok:
+        return 0
+    return sum(points * (ok & zone).bit_count() for points, zone in b.layout.zone_masks)
+
+
+def _homes(b: _Base) -> int:
+    return homes_points(b.layout, b.pts, b.masks)
+
+
+CATEGORY_FUNCTIONS = (None, _parks, _factories, _shops, _homes)
+"""Category index (roads, parks, factories, shops, homes) -> its function on a _Base."""
+RECOMPUTE: dict[int, tuple[int, ...]] = {
+    HOME: (4, 1),
+    SHOP: (3,),
+    FACTORY: (2, 4, 1),
+    PARK: (1,),
+    ROAD: (3, 2),
+}
+"""The categories (other than roads, handled with the linked roads) a placement of each type changes."""
