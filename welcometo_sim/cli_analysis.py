@@ -246,8 +246,9 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     base.update({k: v for k, v in overrides.items() if v is not None})
     base["name"] = "sweep"
     try:
-        points = len(grid(base, list(settings)))
-        table = _run_with_progress(points * int(base["games"]), quiet,
+        configs = [point for _chosen, point in grid(base, list(settings))]
+        points, total = len(configs), sum(int(point.get("games") or 0) for point in configs)
+        table = _run_with_progress(total, quiet,
                                    lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
     except SweepError as exc:
         fail(str(exc))
