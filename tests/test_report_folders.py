@@ -195,3 +195,24 @@ def test_a_yaml_that_is_not_a_tune_file_is_one_line(tmp_path, capsys):
     path = tmp_path / "c.yaml"
     path.write_text("games: 3\n")
     assert "not a `wtsim tune` file" in user_error(["report", str(path)], capsys)
+
+
+def test_report_of_a_skill_trace_draws_a_line_per_plan_by_skill(tmp_path, capsys):
+    folder = tmp_path / "skills"
+    folder.mkdir()
+    frames = []
+    for skill in ("random", "greedy"):
+        trials = plan_trials(parse_config({"seed": 2, "players": [skill, skill]}), 2, (1,))
+        frames.append(trials.assign(skill=skill))
+    trials = pd.concat(frames, ignore_index=True)
+    trials = trials[["skill", *[c for c in trials.columns if c != "skill"]]]
+    trials.to_csv(folder / "results.csv", index=False)
+    (folder / "analysis.json").write_text(json.dumps({"command": "plans", "seed": 2, "games_per_plan": 2,
+                                                      "skills": ["random", "greedy"]}))
+    path, text = report_of(folder, capsys)
+    readable_png(path.parent / "skill_trace.png")
+    readable_png(path.parent / "plan_balance.png")
+    assert "- **skill levels**: random, greedy" in text
+    lines = [line for line in text.splitlines() if line.startswith(("| random / ", "| greedy / "))]
+    assert len(lines) == 2 * trials["forced_plan"].nunique()
+    honest(text)

@@ -119,3 +119,17 @@ def test_the_progress_bar_counts_every_game_of_every_grid_point(tmp_path, capsys
     assert seen["total"] == sum(seen["ticks"]) == 7 and seen["closed"] and seen["quiet"] is False
     wtsim(["sweep", config_file(tmp_path), "--set", "games=2,5", "--csv", "--quiet"], capsys)
     assert seen["quiet"] is True
+
+
+def test_a_renamed_player_is_compared_with_the_player_in_its_place():
+    def run(config: dict) -> pd.DataFrame:
+        frame = fake_results(config["x"])
+        frame["seat"] = frame["player"].map({"a": 0, "b": 1})
+        if config["x"]:
+            frame["player"] = frame["player"].map({"a": "c", "b": "b"})
+        return frame
+
+    table = sweep({"x": 0}, ["x=0,4"], run)
+    renamed = table[(table["measure"] == "score c") & (table["point"] == 1)].iloc[0]
+    assert renamed[["diff", "diff_low", "diff_high"]].tolist() == [4.0, 4.0, 4.0]
+    assert list(table.loc[table["point"] == 0, "measure"][:4]) == ["score a", "win a", "score b", "win b"]

@@ -469,3 +469,43 @@ def interval_plot(rows: pd.DataFrame, path: str | os.PathLike, title: str, xlabe
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return _save(fig, path)
+
+
+def skill_trace_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Skill trace, one panel per deck: each plan's points per player-game at each
+    skill level (weakest first, as played), a line per plan named at its right
+    end, with its 95% interval as a faint band. A line that rises is a plan
+    worth more to stronger players; one that falls is strong only for weak ones.
+
+    ``table`` has columns skill, deck, plan, points_per_game and its _low/_high."""
+    skills = list(dict.fromkeys(table["skill"]))
+    if len(skills) < 2:
+        raise ValueError("a skill trace needs at least two skill levels")
+    decks = sorted(table["deck"].unique())
+    fig = _new_figure(4.8 * len(decks) + 0.8, 4.6)
+    axes = fig.subplots(1, len(decks), squeeze=False, sharey=True)[0]
+    import matplotlib
+
+    palette = matplotlib.colormaps["tab10"].colors
+    x = {skill: i for i, skill in enumerate(skills)}
+    for ax, deck in zip(axes, decks):
+        block = table[table["deck"] == deck]
+        for k, (plan, rows) in enumerate(block.groupby("plan", sort=True)):
+            rows = rows.assign(x=rows["skill"].map(x)).sort_values("x")
+            color = palette[k % len(palette)]
+            ax.fill_between(rows["x"], rows["points_per_game_low"], rows["points_per_game_high"], color=color,
+                            alpha=0.12, linewidth=0)
+            ax.plot(rows["x"], rows["points_per_game"], marker="o", markersize=3.5, color=color, linewidth=1.5)
+            last = rows.iloc[-1]
+            ax.annotate(str(plan), (last["x"], last["points_per_game"]), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=7, color=color)
+        ax.set_xticks(range(len(skills)), [str(s) for s in skills], fontsize=8)
+        ax.set_xlim(-0.2, len(skills) - 1 + 0.9)
+        ax.set_title(f"deck {deck}", fontsize=10)
+        ax.set_xlabel("skill (weakest first)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("points per player-game")
+    fig.suptitle("Skill trace: points per player-game of each plan by skill level (bands: 95% intervals)",
+                 fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.94))
+    return _save(fig, path)

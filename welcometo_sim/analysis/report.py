@@ -428,7 +428,7 @@ def plans_content(folder: Path, by: str) -> Content:
                                        ascending=[*([True] if "skill" in points else []), True, False])
     sections = [Section("plan points", "Per plan: completion rate over player-games (95% Wilson interval) and "
                         "points per player-game from that plan (95% t interval over games).",
-                        sorted_points.set_index("plan"))]
+                        sorted_points.set_index([*(["skill"] if "skill" in points else []), "plan"]))]
     if saved is not None:
         sections.append(Section("plans", "The table `wtsim plans` printed (saved in the folder).", saved,
                                 missing={"median_turn": "never completed", "high_share": "never completed"}))
@@ -436,7 +436,13 @@ def plans_content(folder: Path, by: str) -> Content:
                     "One panel per deck: each plan's points per player-game with its 95% interval; the "
                     "dashed line is the deck's average. A plan far from the line, with an interval that "
                     "does not reach it, is worth more (or less) than its deck's others.")
-    return Content(f"welcometo-sim report: plans {folder.name}", facts, sections, [figure])
+    figures = [figure]
+    if "skill" in points and points["skill"].nunique() > 1:
+        figures.append(Figure("skill_trace.png", lambda path: plots.skill_trace_plot(points, path), "Skill trace",
+                              "One panel per deck: each plan's points per player-game at each skill level "
+                              "(the same seeds), weakest first; a rising line is a plan worth more to "
+                              "stronger players, a falling one is strong only for weak players."))
+    return Content(f"welcometo-sim report: plans {folder.name}", facts, sections, figures)
 
 
 def sweep_content(folder: Path, by: str) -> Content:

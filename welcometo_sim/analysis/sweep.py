@@ -114,8 +114,9 @@ def point_measures(frame: pd.DataFrame) -> dict[str, tuple[str, pd.Series]]:
     rows = frame.set_index(["game", "player"]).sort_index()
     games = frame.drop_duplicates("game").set_index("game").sort_index()
     measures: dict[str, tuple[str, pd.Series]] = {}
-    for player, block in rows.groupby(level="player", sort=False):
-        by_game = block.droplevel("player")
+    sort = ["game", "seat"] if "seat" in frame.columns else ["game"]
+    for player in dict.fromkeys(frame.sort_values(sort, kind="stable")["player"]):
+        by_game = rows.xs(player, level="player")
         measures[f"score {player}"] = ("mean", by_game["total"].astype(float))
         measures[f"win {player}"] = ("rate", by_game["won"].astype(float))
     measures["game length (turns)"] = ("mean", games["turns"].astype(float))
@@ -156,18 +157,39 @@ def _change(diff: float, low: float, high: float) -> str:
     return NO_CHANGE
 
 
+def _baseline_for(name: str, position: int, baseline: dict[str, tuple[str, pd.Series]]) -> pd.Series | None:
+    """The baseline's values of a measure: the same name, else (a sweep that
+    renames a player or changes a slot's plan) the measure in the same place
+    and of the same sort (score, win, plan 1 …)."""
+    if name in baseline:
+        return baseline[name][1]
+    entries = list(baseline.items())
+    if position < len(entries):
+        other, (_kind, values) = entries[position]
+        if _sort_of(other) == _sort_of(name):
+            return values
+    return None
+
+
+def _sort_of(name: str) -> str:
+    """'score greedy' -> 'score'; 'plan 1 completed (x)' -> 'plan 1 completed'."""
+    if name.startswith("plan ") and " completed" in name:
+        return name.split(" (")[0]
+    return name.split(" ")[0] if name.split(" ")[0] in ("score", "win") else name
+
+
 def measure_rows(point: int, measures: dict[str, tuple[str, pd.Series]],
                  baseline: dict[str, tuple[str, pd.Series]]) -> list[dict[str, Any]]:
     """The long-table rows of one grid point, with differences to the baseline."""
     rows = []
-    for name, (kind, values) in measures.items():
+    for position, (name, (kind, values)) in enumerate(measures.items()):
         value, low, high = _estimate(kind, values)
         row = {"point": point, "measure": name, "kind": kind, "n": int(len(values)),
                "value": value, "value_low": low, "value_high": high}
         if point == 0:
             row.update(diff=0.0, diff_low=math.nan, diff_high=math.nan, change=BASELINE)
-        elif name in baseline:
-            diff, d_low, d_high = _difference(values, baseline[name][1])
+        elif (reference := _baseline_for(name, position, baseline)) is not None:
+            diff, d_low, d_high = _difference(values, reference)
             row.update(diff=diff, diff_low=d_low, diff_high=d_high, change=_change(diff, d_low, d_high))
         else:
             row.update(diff=math.nan, diff_low=math.nan, diff_high=math.nan, change="not at the baseline")
