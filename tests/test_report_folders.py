@@ -216,3 +216,14 @@ def test_report_of_a_skill_trace_draws_a_line_per_plan_by_skill(tmp_path, capsys
     lines = [line for line in text.splitlines() if line.startswith(("| random / ", "| greedy / "))]
     assert len(lines) == 2 * trials["forced_plan"].nunique()
     honest(text)
+
+
+def test_win_rate_figure_of_a_compare_folder_pairs_only_games_of_one_match(compare_dir):
+    from welcometo_sim.analysis.plots import pairwise_win_rates
+    from welcometo_sim.sim.results import read_table
+
+    rate, count = pairwise_win_rates(read_table(compare_dir))
+    printed = pd.read_csv(compare_dir / "pairs.csv")
+    for row in printed.itertuples():
+        assert count.loc[row.a, row.b] == count.loc[row.b, row.a] == row.games
+        assert rate.loc[row.a, row.b] == pytest.approx(row.a_win_rate)
