@@ -25,6 +25,14 @@ progress, board) it weighs what greedy cannot see in the points of one move:
   houses; this counts numbers, so it sees two gaps that both want a 7 as one
   chance, which is what runs a sheet into refusals at the end of a game.
 
+`temperature` > 0 samples the move instead of always taking the best: each
+candidate (the shortlisted writes with their best effect use, and a refusal
+when one is allowed) is drawn with probability proportional to
+exp(value / temperature), from the seat's seeded generator. Several seats
+of this strategy at one table then play different games on the same cards
+(at 0, the default, they play the same game). The README quotes the
+strength it costs.
+
 Every weight is a parameter, so configs (and `wtsim tune`) can change them::
 
     strategy: heuristic
@@ -33,9 +41,11 @@ Every weight is a parameter, so configs (and `wtsim tune`) can change them::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from strategies.greedy import GreedyStrategy
+import numpy as np
+
+from strategies.greedy import GreedyStrategy, has_refusal
 from welcometo_sim.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
                                       park_potential, park_potential_gain, pool_chances, sheet_terms,
                                       temp_race_value, turns_left, urgency)
@@ -54,6 +64,17 @@ def plan_size_bonus(view: PlayerView, commitment: float) -> list[float]:
         for size in spec.estates:
             bonus[size - 1] += commitment * points / len(spec.estates)
     return bonus
+
+
+def softmax_index(rng: np.random.Generator, values: Sequence[float], temperature: float) -> int:
+    """The index of one of `values`, drawn with probability proportional to
+    exp(value / temperature); the first best one when `temperature` is 0 (so
+    a deterministic strategy draws nothing from its generator)."""
+    if temperature <= 0 or len(values) == 1:
+        return int(np.argmax(values))
+    scaled = np.asarray(values, dtype=float)
+    weights = np.exp((scaled - scaled.max()) / temperature)
+    return int(rng.choice(len(weights), p=weights / weights.sum()))
 
 
 class HeuristicStrategy(GreedyStrategy):
@@ -78,6 +99,7 @@ class HeuristicStrategy(GreedyStrategy):
         "urgency_turns": 8,
         "flex_margin": 4,
         "shortlist": 4,
+        "temperature": 0.0,
     }
 
     def __init__(self, rng, params=None) -> None:
@@ -92,6 +114,25 @@ class HeuristicStrategy(GreedyStrategy):
         self._extras_value = 0.0
         self._coverage_sheet: Sheet | None = None
         self._coverage: Coverage | None = None
+
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        super().check_params(params)
+        if params["temperature"] < 0:
+            raise ValueError(f"parameter 'temperature' must be at least 0, got {params['temperature']}")
+
+    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        """The best move, or with `temperature` > 0 one drawn by its value."""
+        if self.params["temperature"] <= 0:
+            return super().choose_play(view, plays)
+        moves = self.ranked_moves(view, plays)
+        if has_refusal(plays):
+            moves.append((self.refusal_value(view), None, None))
+        if not moves:
+            return None
+        _value, play, effect = moves[softmax_index(self.rng, [m[0] for m in moves], self.params["temperature"])]
+        self._planned_effect = effect
+        return play
 
     # ------------------------------------------------------- per-turn context
     def _prepare(self, view: PlayerView) -> None:

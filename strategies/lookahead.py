@@ -28,6 +28,10 @@ effects are public (`view.next_effects`) and its numbers come from cards not
 seen since the last shuffle; in solo and expert games, where the next cards
 are hidden, whole cards are sampled. With `samples: 0` and `refusal_cost: 0`
 it plays exactly like `heuristic` with the same weights.
+
+`temperature` > 0 (from `heuristic`) draws the move among the candidates
+with probability proportional to exp(sampled mean / temperature) instead of
+taking the best mean.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy
+from strategies.heuristic import HeuristicStrategy, softmax_index
 from welcometo_sim.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.rules.cards import pair_offers
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
@@ -191,18 +195,24 @@ class LookaheadStrategy(HeuristicStrategy):
         best = moves[0]
         futures = self._sample_offers(view) if len(moves) > 1 else []
         if futures:
-            best_mean = float("-inf")
-            risk_cost = self.params["risk_cost"]
-            numbers = [card[0] for card in self._counter.unseen] if self._counter else []
-            temps = self._next_temps(view)
-            for value, play, effect in moves[: self.params["candidates"]]:
-                after = self._after(view.sheet, play, effect)
-                mean = sum(self._reply_value(view, after, offers) for offers in futures) / len(futures)
-                if risk_cost:
-                    mean -= risk_cost * refusal_chance(after, numbers, temps)
-                if mean > best_mean:
-                    best_mean, best = mean, (value, play, effect)
+            candidates = moves[: self.params["candidates"]]
+            means = [self._sampled_value(view, play, effect, futures) for _value, play, effect in candidates]
+            best = candidates[softmax_index(self.rng, means, self.params["temperature"])]
             self._prepare(view)
             self._reply_evaluator = None
+        elif self.params["temperature"] > 0 and len(moves) > 1:
+            best = moves[softmax_index(self.rng, [m[0] for m in moves], self.params["temperature"])]
         self._planned_effect = best[2]
         return best[1]
+
+    def _sampled_value(self, view: PlayerView, play: Play, effect: Effect | None,
+                       futures: list[list[Offer]]) -> float:
+        """A candidate's mean value over the sampled next turns, less
+        `risk_cost` times its chance of a refusal next turn."""
+        after = self._after(view.sheet, play, effect)
+        mean = sum(self._reply_value(view, after, offers) for offers in futures) / len(futures)
+        risk_cost = self.params["risk_cost"]
+        if risk_cost:
+            numbers = [card[0] for card in self._counter.unseen] if self._counter else []
+            mean -= risk_cost * refusal_chance(after, numbers, self._next_temps(view))
+        return mean

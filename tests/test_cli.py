@@ -2,7 +2,7 @@
 
 User errors must come out as exactly one line on stderr and exit code 2,
 never a traceback. Runs are small and use random players (fast) except where
-the bundled greedy-vs-random default is the point.
+the bundled default (the strong default strategy in both seats) is the point.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import welcometo_sim
 from helpers import rendered_houses, user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.config import load_config
+from welcometo_sim.defaults import STRONG_DEFAULT
 from welcometo_sim.rules.scoring import SCORE_FIELDS
 from welcometo_sim.sim.results import read_table
 
@@ -421,19 +422,19 @@ def test_python_dash_m_knows_every_command(tmp_path):
 # ------------------------------------------------------------ library API
 def test_run_returns_a_frame_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    frame = welcometo_sim.run(games=20, seed=1)
+    frame = welcometo_sim.run(games=10, seed=1)
     assert isinstance(frame, pd.DataFrame)
-    assert len(frame) == 40
+    assert len(frame) == 20
     assert set(REQUIRED_COLUMNS) <= set(frame.columns)
-    assert set(frame["player"]) == {"greedy", "random"}
-    assert list(frame["game"]) == [g for g in range(20) for _ in range(2)]
+    assert set(frame["player"]) == {STRONG_DEFAULT, f"{STRONG_DEFAULT}-2"}
+    assert list(frame["game"]) == [g for g in range(10) for _ in range(2)]
     assert not (tmp_path / "results").exists()
     assert list(tmp_path.iterdir()) == []
 
 
 def test_bundled_default_config_is_two_players():
     spec = load_config(None)
-    assert [p.strategy.id for p in spec.players] == ["greedy", "random"]
+    assert [p.strategy.id for p in spec.players] == [STRONG_DEFAULT, STRONG_DEFAULT]
 
 
 def test_default_output_folder_is_under_results(tmp_path, random_config, monkeypatch, capsys):

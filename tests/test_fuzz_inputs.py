@@ -68,7 +68,7 @@ def with_random_players(config: dict) -> dict:
 
 BUNDLED = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in BUNDLED_CONFIGS}
 # Mutation bases: every bundled variant (random seats), the bundled base game as
-# shipped (greedy with its parameters) and the what-if example.
+# shipped (the strong default) and the what-if example.
 BASE_CONFIGS = [with_random_players(c) for c in BUNDLED.values()] + [BUNDLED["base"], OVERRIDES_CONFIG]
 
 PLAN_IDS = sorted(p.id for p in DEFAULT_DATA.all_plans())
@@ -279,7 +279,12 @@ def test_mutated_configs_in_the_analysis_commands(command, data):
         if code != 0:
             assert_one_line_rejection(code, out, err)
         else:
-            assert err == ""
+            assert err == "" or random_seat_warning(command, err), err
+
+
+def random_seat_warning(command: str, err: str) -> bool:
+    """plans and sweep warn, in one line, when a seat plays random."""
+    return command in ("plans", "sweep") and err.startswith("wtsim: warning: ") and err.count("\n") == 1
 
 
 # `games` and `jobs` are left out: sweeping them to null means the config's 1000
@@ -304,7 +309,7 @@ def test_sweep_settings(key, points, base):
         if code != 0:
             assert_one_line_rejection(code, out, err)
         else:
-            assert err == ""
+            assert err == "" or random_seat_warning("sweep", err), err
 
 
 # ------------------------------------------------------------------ records

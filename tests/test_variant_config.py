@@ -31,6 +31,7 @@ BUNDLED = {
     "christmas": (False, False, False, "christmas", 2),
     "easter": (False, False, False, "easter", 2),
     "advanced-expert-ice-cream": (True, True, False, "ice-cream", 3),
+    "baseline-random": (False, False, False, "base", 2),
 }
 BOARD_PLANS = {
     "ice-cream": {"all-cones-one-street", "estates-3-4-5-no-cones", "estates-4-4-4-three-cones"},

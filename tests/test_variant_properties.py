@@ -36,7 +36,7 @@ from welcometo_sim.strategy import parse_strategy
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 CONFIG_NAMES = ("base", "advanced", "expert", "solo", "ice-cream", "christmas", "easter",
-                "advanced-expert-ice-cream")
+                "advanced-expert-ice-cream", "baseline-random")
 
 
 BASIC_PLAN_IDS = {

@@ -18,11 +18,13 @@ import pandas as pd
 import yaml
 
 from .analysis.compare import comparison_tables
-from .analysis.plan_balance import plan_balance_table
+from .analysis.formatting import format_table
+from .analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
 from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
 from .api import resolve_spec
 from .cli import _make_progress, cli, complete_config, complete_plan_setting, complete_strategy, fail
 from .compiled_core import engine
+from .defaults import diverse, every_seat, random_warning
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import _write_atomically as write_atomically
 from .sim.results import output_error, read_table, to_frame, write_json
@@ -173,43 +175,124 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every plan plays the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
 @click.option("--deck", "decks", type=click.IntRange(1, 3), multiple=True, help="Only this plan deck (repeatable).")
+@click.option("--strategy", "strategy", metavar="REF", help="Seat this strategy in every seat (default: the config's players).")
+@click.option("--strategies", "skills", metavar="A,B,...", help="Skill trace: play every plan with each of these strategies in every seat, weakest first, on the same seeds.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the games and the table here.")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
 @click.option("--results", "results_dir", type=click.Path(), help="Rebuild the table from a saved `wtsim plans --out` folder.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int | None,
-          decks: tuple[int, ...], out: str | None, fmt: str, results_dir: str | None, quiet: bool) -> None:
+          decks: tuple[int, ...], strategy: str | None, skills: str | None, out: str | None, fmt: str,
+          results_dir: str | None, quiet: bool) -> None:
     """City-plan balance: force each plan of the variant into its deck slot.
 
     The other two plans are drawn at random; every plan plays the same seeds.
-    For each plan: completion rate, completion turn (median, IQR), share
-    completed at the high value, points per player-game, mean score and game
-    length (also against the deck's average), and outliers (more than 1.5 IQR
-    from the deck's median).
+    For each plan, with 95% intervals: completion rate, completion turn
+    (median, IQR), share completed at the high value, how often and by how
+    many seats the high value was won, points per player-game, mean score
+    and game length (also against the deck's average, paired), and outliers
+    (more than 1.5 IQR from the deck's median, with an interval that
+    excludes it). A strategy filling several seats explores (its default
+    temperature) so that the seats play different games.
 
     \b
-    Example:
+    Examples:
       wtsim plans configs/base.yaml --games-per-plan 500 --seed 1 --jobs 2
+      wtsim plans --strategies greedy,heuristic,learned --deck 1 --games-per-plan 100
     """
     spec = resolve_spec(config, seed=seed, jobs=jobs)
     output_folder(out)
     decks = decks or (1, 2, 3)
+    levels = _skill_levels(skills, strategy)
     if results_dir:
-        trials = read_table(results_dir)
-        if "forced_plan" not in trials.columns:
-            fail(f"{results_dir}: not a `wtsim plans` results folder (no forced_plan column)")
+        trials = _saved_trials(results_dir)
+        levels = list(dict.fromkeys(trials["skill"])) if "skill" in trials.columns else []
     else:
-        count = sum(len(spec.variant.plan_deck(d)) for d in decks) * games_per_plan
-        trials = _run_with_progress(count, quiet,
-                                    lambda progress: plan_trials(spec, games_per_plan, decks, progress))
+        trials = _play_plans(spec, games_per_plan, decks, strategy, levels, quiet)
     catalog = {p.id: p for p in spec.variant.data.all_plans()}
     unknown = sorted(set(trials["forced_plan"]) - set(catalog))
     if unknown:
         fail(f"plans: {', '.join(unknown)} not in the config's variant")
-    table = plan_balance_table(trials, catalog)
-    _print({"plans": table})
-    _save(trials, {"plans": table}, out, fmt, {"command": "plans", "seed": spec.seed,
-                                                "games_per_plan": games_per_plan})
+    tables, shown = _plan_tables(trials, catalog, levels)
+    for name, text in shown.items():
+        click.echo(f"\n{name}")
+        click.echo(text.to_string())
+    if not results_dir:
+        for level in levels or [strategy]:
+            warn_random(_seated(spec, level).players)
+    _save(trials, tables, out, fmt, {"command": "plans", "seed": spec.seed, "games_per_plan": games_per_plan,
+                                     "skills": levels})
+
+
+def _skill_levels(skills: str | None, strategy: str | None) -> list[str]:
+    """The strategy references of --strategies, checked (none without it)."""
+    if skills is None:
+        return []
+    if strategy:
+        fail("plans: --strategy and --strategies exclude each other")
+    levels = [ref.strip() for ref in skills.split(",") if ref.strip()]
+    if len(levels) < 2 or len(set(levels)) < len(levels):
+        fail(f"--strategies {skills}: name at least two different strategies, weakest first")
+    for ref in levels:
+        parse_strategy(ref)
+    return levels
+
+
+def _saved_trials(results_dir: str) -> pd.DataFrame:
+    trials = read_table(results_dir)
+    if "forced_plan" not in trials.columns:
+        fail(f"{results_dir}: not a `wtsim plans` results folder (no forced_plan column)")
+    return trials
+
+
+def _seated(spec: RunSpec, ref: str | None) -> RunSpec:
+    """The spec with every seat playing `ref` (when given), each strategy that
+    fills several seats exploring (see `welcometo_sim.defaults`)."""
+    players = every_seat(spec.players, ref) if ref else spec.players
+    return replace(spec, players=diverse(players))
+
+
+def warn_random(players) -> None:
+    """One warning line on stderr when a seat plays random (after the results,
+    so that an error stays the only line of a failed command)."""
+    warning = random_warning(players)
+    if warning:
+        click.echo(f"wtsim: {warning}", err=True)
+
+
+def _play_plans(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...], strategy: str | None,
+                levels: list[str], quiet: bool) -> pd.DataFrame:
+    """The plan trials: once with the seated players, or once per skill level
+    (same seeds) with a `skill` column."""
+    specs = [(level, _seated(spec, level)) for level in levels] or [(None, _seated(spec, strategy))]
+    count = sum(len(spec.variant.plan_deck(d)) for d in decks) * games_per_plan * len(specs)
+
+    def work(progress):
+        frames = []
+        for level, seated in specs:
+            frame = plan_trials(seated, games_per_plan, decks, progress)
+            if level is not None:
+                frame.insert(0, "skill", level)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    return _run_with_progress(count, quiet, work)
+
+
+def _plan_tables(trials: pd.DataFrame, catalog: dict, levels: list[str]
+                 ) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
+    """The tables to save and the tables to print (as text). With skill
+    levels, the plan table is that of the strongest (last) level."""
+    strongest = trials[trials["skill"] == levels[-1]] if levels else trials
+    table = plan_balance_table(strongest, catalog)
+    tables = {"plans": table}
+    shown = {f"{name} ({levels[-1]})" if levels else name: text
+             for name, text in printed_tables(table).items()}
+    if levels:
+        skill = skill_tables(trials, catalog, levels)
+        tables.update({name.replace(" ", "_"): t for name, t in skill.items()})
+        shown.update({name: format_table(t, 3, signed=("slope",)) for name, t in skill.items()})
+    return tables, shown
 
 
 @cli.command(name="sweep")
@@ -217,6 +300,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
 @click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", shell_complete=complete_plan_setting, help="A config key and the values to sweep (repeatable; the grid is their product; the first point is the baseline).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per grid point.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every grid point plays the same seeds.")
+@click.option("--strategy", "strategy", metavar="REF", help="Seat this strategy in every seat (default: the config's players).")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the sweep table here (`wtsim report` reads it).")
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
@@ -224,7 +308,8 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
 @click.option("--csv", "as_csv", is_flag=True, help="Print the long table as CSV (nothing else on stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, seed: int | None,
-              jobs: int | None, out: str | None, fmt: str, as_json: bool, as_csv: bool, quiet: bool) -> None:
+              jobs: int | None, out: str | None, fmt: str, as_json: bool, as_csv: bool, quiet: bool,
+              strategy: str | None = None) -> None:
     """Run a grid of what-if changes to CONFIG and compare every point with the first.
 
     KEY is a dotted path into the config; keys under plans, add_plans,
@@ -240,7 +325,8 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    base = load_config(config).to_dict()
+    seated = _seated(load_config(config), strategy)
+    base = seated.to_dict()
     output_folder(out)
     overrides = {"games": games, "seed": seed, "jobs": jobs}
     base.update({k: v for k, v in overrides.items() if v is not None})
@@ -252,6 +338,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
                                    lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
     except SweepError as exc:
         fail(str(exc))
+    warn_random(seated.players)
     facts = _sweep_facts(base, settings, points)
     if as_json:
         click.echo(json.dumps(sweep_document(table, facts), indent=2))
