@@ -133,3 +133,13 @@ def test_a_renamed_player_is_compared_with_the_player_in_its_place():
     renamed = table[(table["measure"] == "score c") & (table["point"] == 1)].iloc[0]
     assert renamed[["diff", "diff_low", "diff_high"]].tolist() == [4.0, 4.0, 4.0]
     assert list(table.loc[table["point"] == 0, "measure"][:4]) == ["score a", "win a", "score b", "win b"]
+
+
+def test_long_grid_values_are_wrapped_within_100_columns():
+    bis = "[" + ",".join(["12"] * 30) + "]"
+    table = sweep({"x": 0, "y": 0}, [f"x={bis},{bis}", "y=1,2"], lambda config: fake_results(config["y"]))
+    from welcometo_sim.analysis.sweep import sweep_text
+
+    text = sweep_text(table)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "point 3: x=" in text

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import textwrap
 from itertools import product
 from typing import Any, Callable
 
@@ -244,12 +245,29 @@ def measure_table(table: pd.DataFrame, measure: str) -> pd.DataFrame:
     return rows[PRINTED_COLUMNS]
 
 
-def sweep_text(table: pd.DataFrame, digits: int = 2) -> str:
-    """The printed sweep: the grid points, then one narrow table per measure
-    (estimate and difference to point 0, each with its 95% interval)."""
+def _points_text(points: pd.DataFrame, width: int) -> str:
+    """The grid points as a table, or, when that is wider than `width`, one
+    wrapped 'point N: key=value; ...' paragraph per point."""
     from .formatting import table_text
 
-    parts = ["points", table_text(points_table(table))]
+    text = table_text(points)
+    if max(map(len, text.splitlines())) <= width:
+        return text
+    lines = []
+    for point, row in points.iterrows():
+        settings = "; ".join(f"{key}={value}" for key, value in row.items())
+        lines += textwrap.wrap(f"point {point}: {settings}", width, subsequent_indent="    ",
+                               break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def sweep_text(table: pd.DataFrame, digits: int = 2, width: int = 100) -> str:
+    """The printed sweep: the grid points, then one narrow table per measure
+    (estimate and difference to point 0, each with its 95% interval), every
+    line within `width` columns."""
+    from .formatting import table_text
+
+    parts = ["points", _points_text(points_table(table), width)]
     for measure in dict.fromkeys(table["measure"]):
         rows = measure_table(table, measure)
         kind = table.loc[table["measure"] == measure, "kind"].iloc[0]
