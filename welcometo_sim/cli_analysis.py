@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -24,6 +25,7 @@ from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
 from .api import resolve_spec
 from .cli import _make_progress, cli, complete_config, complete_plan_setting, complete_strategy, fail
 from .compiled_core import engine
+from .analysis.sequential import SequentialError, SprtSettings, batch_seed, run_sequential
 from .defaults import diverse, every_seat, random_warning
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import _write_atomically as write_atomically
@@ -138,9 +140,16 @@ def common_options(func):
 @common_options
 @click.option("--table", is_flag=True, help="Seat every strategy at one table instead of a round robin of pairs.")
 @click.option("--results", "results_dir", type=click.Path(), help="Analyse a saved results folder instead of playing.")
+@click.option("--until-significant", "sequential", is_flag=True, help="Two strategies: play batches until a sequential test (SPRT on the paired score difference) decides.")
+@click.option("--max-games", type=click.IntRange(2, MAX_GAMES), default=SprtSettings.max_games, show_default=True, help="With --until-significant: stop undecided after this many games.")
+@click.option("--batch", type=click.IntRange(2, MAX_GAMES), default=SprtSettings.batch, show_default=True, help="With --until-significant: games between two looks.")
+@click.option("--alpha", type=float, default=SprtSettings.alpha, show_default=True, help="With --until-significant: chance of declaring a difference between equal strategies.")
+@click.option("--beta", type=float, default=SprtSettings.beta, show_default=True, help="With --until-significant: chance of missing a difference of --effect points.")
+@click.option("--effect", type=float, default=SprtSettings.effect, show_default=True, help="With --until-significant: the difference in points per game that matters.")
 def compare(strategies: tuple[str, ...], config: str | None, games: int | None, seed: int | None,
             jobs: int | None, out: str | None, fmt: str, quiet: bool, table: bool,
-            results_dir: str | None) -> None:
+            results_dir: str | None, sequential: bool, max_games: int, batch: int, alpha: float,
+            beta: float, effect: float) -> None:
     """Compare strategies: win rates, paired score differences, ratings.
 
     STRATEGIES are strategy references (greedy, greedy:shortlist=6,
@@ -148,13 +157,26 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
     pair plays --games games with rotated seats on the same seeds (common
     random numbers), so differences are paired.
 
+    With --until-significant two strategies play --batch games at a time
+    (fresh seeds each batch) until an SPRT on the paired score difference
+    says "A better", "B better" or "no difference" at the error rates
+    --alpha and --beta for a difference of --effect points, or --max-games
+    are played ("undecided"). A strategy named twice explores (its default
+    temperature), so that an A/A test plays different games.
+
     \b
     Examples:
       wtsim compare random greedy --games 1000 --seed 1
       wtsim compare --config configs/expert.yaml --table --games 500
       wtsim compare --results results/base-20261130-101500
+      wtsim compare lookahead greedy --until-significant --max-games 2000 --jobs 2
     """
     output_folder(out)
+    if sequential:
+        settings = _sprt_settings(alpha, beta, effect, batch, max_games, games, table, results_dir)
+        spec = _spec(config, strategies, None, seed, jobs)
+        _sequential_compare(spec, settings, quiet, out, fmt)
+        return
     if results_dir:
         frame = read_table(results_dir)
     else:
@@ -167,6 +189,57 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
     tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
     _print(tables)
     _save(frame, tables, out, fmt, {"command": "compare", "seed": seed, "table": table})
+
+
+def _sprt_settings(alpha: float, beta: float, effect: float, batch: int, max_games: int,
+                   games: int | None, table: bool, results_dir: str | None) -> SprtSettings:
+    """The sequential test's settings, checked; options it cannot use are errors."""
+    for given, option in ((games, "--games (use --batch and --max-games)"), (table or None, "--table"),
+                          (results_dir, "--results")):
+        if given is not None:
+            fail(f"compare --until-significant: {option} does not apply")
+    try:
+        return SprtSettings(alpha=alpha, beta=beta, effect=effect, batch=batch, max_games=max_games)
+    except SequentialError as exc:
+        fail(str(exc))
+        raise
+
+
+def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out: str | None, fmt: str) -> None:
+    """Play batches until the SPRT decides; print the looks, the verdict and the
+    usual comparison tables of every game played."""
+    if len(spec.players) != 2:
+        fail(f"compare --until-significant: name exactly two strategies, got {len(spec.players)}")
+    spec = replace(spec, players=diverse(spec.players))
+    a, b = (p.name for p in spec.players)
+    frames: list[pd.DataFrame] = []
+
+    def play(progress):
+        def next_batch(number: int, size: int) -> np.ndarray:
+            batch = replace(spec, games=size, seed=batch_seed(spec.seed, number))
+            frame = round_robin(batch, False, progress)
+            frame["game"] += sum(part["game"].nunique() for part in frames)
+            frame.insert(1, "batch", number)
+            frames.append(frame)
+            totals = frame.pivot(index="game", columns="player", values="total")
+            return (totals[a] - totals[b]).to_numpy(dtype=float)
+        return run_sequential(next_batch, settings, a, b)
+
+    result = _run_with_progress(settings.max_games, quiet, play)
+    frame = pd.concat(frames, ignore_index=True)
+    looks = pd.DataFrame([vars(look) for look in result.looks]).set_index("games")
+    lower, upper = settings.bounds()
+    click.echo(f"sequential test of {a} against {b}: SPRT on the paired score difference, "
+               f"alpha {settings.alpha:g}, beta {settings.beta:g}, effect {settings.effect:g} points; "
+               f"a side decides at LLR >= {upper:.2f}, no difference when both are <= {lower:.2f}")
+    click.echo(f"\nlooks\n{format_table(looks, 3, signed=('mean', 'llr_a', 'llr_b')).to_string()}")
+    click.echo(f"\nverdict: {result.verdict} after {result.games} games")
+    tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
+    _print(tables)
+    tables["looks"] = looks
+    _save(frame, tables, out, fmt, {"command": "compare", "seed": spec.seed, "table": False,
+                                    "sequential": {**vars(settings), "verdict": result.verdict,
+                                                   "games": result.games}})
 
 
 @cli.command()
