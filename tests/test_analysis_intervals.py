@@ -63,3 +63,20 @@ def test_games_of_different_forced_plans_are_not_merged():
     scores = score_distribution(frame)
     assert scores.loc["x", "games"] == 4
     assert game_summary(frame)["games"].sum() == 4
+
+
+def test_pair_differences_are_paired_per_game_with_ties_counting_half():
+    from welcometo_sim.analysis.tables import pair_differences
+
+    rows = []
+    for game, (x, y, rank_x, rank_y) in enumerate([(50, 40, 1, 2), (45, 45, 1, 1), (30, 41, 2, 1), (60, 52, 1, 2)]):
+        rows += [{"game": game, "player": "x", "total": x, "rank": rank_x},
+                 {"game": game, "player": "y", "total": y, "rank": rank_y}]
+    table = pair_differences(pd.DataFrame(rows))
+    row = table.loc[("x", "y")]
+    assert row["games"] == 4
+    assert row["a_win_rate"] == pytest.approx(2.5 / 4)
+    assert (row["a_win_rate_low"], row["a_win_rate_high"]) == pytest.approx(wilson_interval(2.5, 4))
+    assert (row["mean_diff"], row["mean_diff_low"], row["mean_diff_high"]) == pytest.approx(
+        mean_interval([10, 0, -11, 8]))
+    assert row["verdict"] == "not significant"

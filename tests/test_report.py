@@ -166,7 +166,7 @@ def test_html_is_self_contained_with_embedded_pngs(html_report):
     for ref in local:
         assert (path.parent / ref).exists(), f"missing referenced file {ref}"
     assert local == []
-    assert parser.tables == 3  # scores, breakdown, endings
+    assert parser.tables == 4  # scores, pairs, breakdown, endings
     assert f"<dt>seed</dt><dd>{SEED}</dd>" in text and f"<dt>games</dt><dd>{GAMES}</dd>" in text
     assert "<th>win_rate</th>" in text and "random-2" in text
 

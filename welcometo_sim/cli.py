@@ -347,16 +347,17 @@ def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
     """Print the tables of a finished run again, from its saved files.
 
     RESULTS_DIR is a run folder or any folder with a results table (`compare`,
-    `plans --out`). Means carry 95% t intervals, rates Wilson intervals; a
-    compare folder's games are told apart by match and it also gets the
-    head-to-head `pairs` table that `wtsim compare` prints.
+    `plans --out`). Means carry 95% t intervals, rates Wilson intervals; the
+    `pairs` table gives each pair of players' win rate and paired score
+    difference over the games both played (for a compare folder, whose games
+    are told apart by match, the table `wtsim compare` prints).
 
     Games that a strategy broke under `on_error: skip` are not in the tables;
     their count is printed (`errored_games` in --json) and errors.csv lists them.
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    tables = summary_tables(read_summary(results_dir, by), by)
+    tables = summary_tables(read_summary(results_dir, by), by, pairs=True)
     errored = _errored_games(Path(results_dir))
     if as_json:
         payload = json_tables(tables)

@@ -62,6 +62,9 @@ TABLE_CAPTIONS = {
              "Wilson interval) and the mean paired score difference a − b (bootstrap interval).",
     "ratings": "Bradley–Terry ratings (Elo scale, mean 0) with 95% intervals.",
 }
+RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win rate against b (lower rank wins, "
+                     "a tie counts 1/2; Wilson interval) and the mean paired score difference a − b (the same "
+                     "deal for both, t interval).")
 PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate", "completion_rate", "high_share")
 SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
 
@@ -297,8 +300,9 @@ def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
 
 
 def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:
-    tables = summary_tables(frame, by)
-    return [Section(name, TABLE_CAPTIONS[name].format(by=by), tables[name]) for name in names
+    tables = summary_tables(frame, by, pairs="pairs" in names)
+    captions = {**TABLE_CAPTIONS, **({"pairs": RUN_PAIRS_CAPTION} if "match" not in frame else {})}
+    return [Section(name, captions[name].format(by=by), tables[name]) for name in names
             if name in tables]
 
 
@@ -314,7 +318,8 @@ def run_content(folder: Path, by: str) -> Content:
     frame = _read_frame(folder)
     facts = run_facts(frame, read_manifest(folder), folder)
     return Content(f"welcometo-sim report: {facts[0][1]}", facts,
-                   _summary_sections(frame, by, ("scores", "breakdown", "endings")), _frame_figures(frame, by))
+                   _summary_sections(frame, by, ("scores", "pairs", "breakdown", "endings")),
+                   _frame_figures(frame, by))
 
 
 def compare_content(folder: Path, by: str) -> Content:

@@ -23,7 +23,7 @@ DISTRIBUTION_COLUMNS = ["games", "mean", "mean_low", "mean_high", "std", "min", 
 BLOCK_COLUMNS = ("match", "skill", "forced_plan")
 """Columns of analysis tables whose blocks each number their games from 0."""
 MATCH_COLUMNS = ("rank", "player")
-"""What a compare folder's head-to-head table needs besides the summary columns."""
+"""What the head-to-head tables need besides the summary columns."""
 PAIR_INTERVALS = {"win_low": "a_win_rate_low", "win_high": "a_win_rate_high",
                   "diff_low": "mean_diff_low", "diff_high": "mean_diff_high"}
 """The head-to-head table's bounds named as every other interval (X_low, X_high)."""
@@ -96,9 +96,11 @@ def game_summary(frame: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def summary_tables(frame: pd.DataFrame, by: str = "player") -> dict[str, pd.DataFrame]:
-    """The tables printed after a run, by name; a compare table (with a `match`
-    column) also gets `pairs`, the head-to-head table `wtsim compare` prints."""
+def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False) -> dict[str, pd.DataFrame]:
+    """The tables printed after a run, by name. A compare table (with a `match`
+    column) also gets `pairs`, the head-to-head table `wtsim compare` prints;
+    with `pairs`, a run's table (with `rank`) gets the paired differences of
+    its players (:func:`pair_differences`)."""
     frame = keyed(frame)
     tables = {
         "scores": score_distribution(frame, by),
@@ -108,9 +110,41 @@ def summary_tables(frame: pd.DataFrame, by: str = "player") -> dict[str, pd.Data
     if "match" in frame.columns and {"rank", "player"} <= set(frame.columns):
         from .compare import pair_table
 
-        pairs = pair_table(frame, seed=0).rename(columns=PAIR_INTERVALS)
-        tables["pairs"] = pairs.set_index(["a", "b"]) if not pairs.empty else pairs
+        table = pair_table(frame, seed=0).rename(columns=PAIR_INTERVALS)
+        tables["pairs"] = table.set_index(["a", "b"]) if not table.empty else table
+    elif pairs and "rank" in frame.columns and frame["player"].nunique() > 1:
+        tables["pairs"] = pair_differences(frame)
     return tables
+
+
+def pair_differences(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per pair of players (best mean first), over the games both played: a's win
+    rate against b (lower rank wins, a tie counts 1/2) with its Wilson interval,
+    and the mean score difference a − b with a paired t interval.
+
+    Why paired: both players are dealt the same cards in a game, so the
+    difference per game removes the luck of the deal; two overlapping
+    per-player intervals can hide a clear difference. A t interval (not a
+    bootstrap) so that a million-game run is summarised in one pass."""
+    from itertools import combinations
+
+    totals = frame.pivot_table(index="game", columns="player", values="total", aggfunc="first")
+    ranks = frame.pivot_table(index="game", columns="player", values="rank", aggfunc="first")
+    order = totals.mean().sort_values(ascending=False).index
+    rows = []
+    for a, b in combinations(order, 2):
+        both = totals[a].notna() & totals[b].notna()
+        if not both.any():
+            continue
+        diff, low, high = mean_interval((totals.loc[both, a] - totals.loc[both, b]).to_numpy(dtype=float))
+        rank_a, rank_b = ranks.loc[both, a], ranks.loc[both, b]
+        wins = float((rank_a < rank_b).sum() + 0.5 * (rank_a == rank_b).sum())
+        rate, r_low, r_high = rate_interval(wins, int(both.sum()))
+        clear = low > 0 or high < 0
+        rows.append({"a": a, "b": b, "games": int(both.sum()), "a_win_rate": rate, "a_win_rate_low": r_low,
+                     "a_win_rate_high": r_high, "mean_diff": diff, "mean_diff_low": low, "mean_diff_high": high,
+                     "verdict": f"{a if diff > 0 else b} scores more" if clear else "not significant"})
+    return pd.DataFrame(rows).set_index(["a", "b"]) if rows else pd.DataFrame()
 
 
 def _table_columns(path: Path) -> list[str]:
@@ -122,18 +156,14 @@ def _table_columns(path: Path) -> list[str]:
 
 
 def read_summary(folder: str | os.PathLike, by: str = "player") -> pd.DataFrame:
-    """The columns the summary tables need (see `read_summary_frame`), plus the
-    block columns of a compare or plans folder (and a compare folder's rank and
-    player), keyed so that games of different blocks stay apart."""
+    """The columns the summary tables need (see `read_summary_frame`), plus each
+    player's rank (for the pairs table) and the block columns of a compare or
+    plans folder, keyed so that games of different blocks stay apart."""
     frame = read_summary_frame(folder, by)
     path = table_path(folder)
     try:
         columns = _table_columns(path)
-        wanted = [c for c in BLOCK_COLUMNS if c in columns]
-        if not wanted:
-            return frame
-        if "match" in wanted:
-            wanted += list(MATCH_COLUMNS)
+        wanted = [*(c for c in BLOCK_COLUMNS if c in columns), *MATCH_COLUMNS]
         extra = [c for c in dict.fromkeys(wanted) if c not in frame.columns]
         more = (pd.read_parquet(path, columns=extra) if path.suffix == ".parquet"
                 else pd.read_csv(path, usecols=extra)[extra])
