@@ -19,7 +19,8 @@ import pandas as pd
 import yaml
 
 from .analysis.compare import comparison_tables
-from .analysis.formatting import format_table
+from .analysis import balance as balancing
+from .analysis.formatting import format_interval, format_table
 from .analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
 from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
 from .api import resolve_spec
@@ -534,9 +535,71 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     click.echo(f"parameters written to {path}")
 
 
+@cli.command(name="balance")
+@click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
+@click.option("--deck", type=click.IntRange(1, 3), required=True, help="The plan deck to balance.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per plan in each search round (the same seeds every round).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=4, show_default=True, help="Search rounds at most.")
+@click.option("--tolerance", type=click.FloatRange(0, None), default=0.5, show_default=True, help="Stop when best minus worst plan is within this many points per player-game.")
+@click.option("--final-games", type=click.IntRange(1, MAX_GAMES), help="Fresh games per plan for the confirmation (default: 2 x --games).")
+@click.option("--strategy", "strategy", metavar="REF", help="Seat this strategy in every seat (default: the config's players).")
+@click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Seed of the search games (default: the config's).")
+@click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the balanced config (default results/balance-<name>-deck<D>-<timestamp>.yaml).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def balance_cmd(config: str | None, deck: int, games: int, rounds: int, tolerance: float, final_games: int | None,
+                strategy: str | None, seed: int | None, jobs: int | None, out: str | None, quiet: bool) -> None:
+    """Search plan point values that make every plan of --deck worth the same.
+
+    A plan's worth is its points per player-game, as in `wtsim plans`. Each
+    round plays every plan of the deck on the same seeds and scales each
+    plan's high and low values (integers, ratio kept) towards the deck's
+    average worth; the best round is replayed on fresh seeds next to the
+    starting values, and the result is written as CONFIG with an
+    `overrides:` block, which `wtsim run` plays as it is.
+
+    \b
+    Examples:
+      wtsim balance configs/base.yaml --deck 1 --games 100 --jobs 2
+      wtsim run results/balance-base-deck1-20261202-010000.yaml
+    """
+    loaded = resolve_spec(config, seed=seed, jobs=jobs)
+    spec = _seated(loaded, strategy)
+    settings = balancing.BalanceSettings(deck, games, rounds, tolerance, final_games)
+    try:
+        result = _run_with_progress(balancing.total_games(spec, settings), quiet,
+                                    lambda progress: balancing.balance(spec, settings, progress))
+    except balancing.BalanceError as exc:
+        fail(str(exc))
+    click.echo(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan a round, "
+               f"seed {spec.seed}, target {result.target:.2f} points per player-game; "
+               f"cells: values: points per player-game")
+    click.echo(f"\nrounds\n{format_table(balancing.rounds_table(result), 2).to_string()}")
+    confirmation = balancing.confirmation_table(result)
+    click.echo(f"\nround {result.best.number} and the start on {settings.fresh_games()} fresh games per plan\n"
+               f"{format_table(confirmation, 2).to_string()}")
+    spread = confirmation.loc["spread (best - worst)"]
+    click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
+               f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")
+    warn_random(spec.players)
+    measured = replace(loaded, players=every_seat(loaded.players, strategy)) if strategy else loaded
+    _write_balanced(out, measured, result, deck)
+
+
+def _write_balanced(out: str | None, loaded: RunSpec, result, deck: int) -> None:
+    path = Path(out) if out else Path("results") / f"balance-{loaded.name}-deck{deck}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
+    document = balancing.balanced_document(loaded.to_dict(), result)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
+    click.echo(f"balanced config written to {path}")
+
+
 def _default_tune_path(name: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path("results") / f"tune-{name}-{stamp}.yaml"
 
 
-__all__ = ["compare", "plans", "sweep_cmd", "tune_cmd", "write_tables"]
+__all__ = ["balance_cmd", "compare", "plans", "sweep_cmd", "tune_cmd", "write_tables"]

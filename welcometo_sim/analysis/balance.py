@@ -1,0 +1,222 @@
+"""Automatic plan re-balancing: plan point values that make every plan of a deck worth the same.
+
+`wtsim balance` calls :func:`balance`. A plan's worth is its points per
+player-game (what the seats scored from it, high value, low value or 0, as
+in `wtsim plans`). The search starts from the current values and, round
+after round, scales each plan's high and low values by the deck's target
+(the deck's average worth at the start) over the plan's worth, rounded to
+integers, keeping the high/low ratio (at most x2 or /2 a round, high above
+low, both at least 1). Every round plays the same seeds (common random
+numbers), so rounds are compared on paired games; it stops when the spread
+(best minus worst plan) is within the tolerance or the values stop changing.
+
+The best round is then replayed with the starting values on fresh seeds,
+more games, as `wtsim tune` confirms its winner: the spread of the search's
+own games is biased low (the values were fitted to them). Spreads carry
+bootstrap intervals that resample whole game seeds, every plan together.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from ..config import RunSpec
+from ..rules.data import PlanSpec
+from ..rules.variant import Variant
+from ..sim.tournament import plan_trials
+from .plan_balance import plan_points
+from .stats import paired_bootstrap_ci
+
+FRESH_STREAM = 0x62616C61
+"""Mixed into the seed of the confirmation games."""
+MAX_STEP = 2.0
+"""A plan's values change by at most this factor a round (a never-completed plan would jump to infinity)."""
+SPREAD_RESAMPLES = 1000
+
+
+class BalanceError(ValueError):
+    """A re-balancing request that cannot be run, as one line."""
+
+
+@dataclass(frozen=True)
+class BalanceSettings:
+    deck: int
+    games: int = 100
+    rounds: int = 4
+    tolerance: float = 0.5
+    final_games: int | None = None
+
+    def fresh_games(self) -> int:
+        return self.final_games or 2 * self.games
+
+
+Points = dict[str, tuple[int, int]]
+
+
+@dataclass
+class Round:
+    """One set of values and the worth of each plan under it, on the search seeds."""
+
+    number: int
+    points: Points
+    worth: pd.DataFrame
+    """games × plans: each plan's points per player-game, per game seed."""
+
+    @property
+    def means(self) -> pd.Series:
+        return self.worth.mean(axis=0)
+
+    @property
+    def spread(self) -> float:
+        means = self.means
+        return float(means.max() - means.min())
+
+
+@dataclass
+class BalanceResult:
+    rounds: list[Round]
+    best: Round
+    before: Round
+    """The starting values, replayed on the fresh seeds."""
+    after: Round
+    """The best values, replayed on the fresh seeds."""
+    target: float
+    overrides: dict = field(default_factory=dict)
+
+
+def with_points(spec: RunSpec, points: Points) -> RunSpec:
+    """`spec` with the plans' values set by overrides (other overrides kept)."""
+    overrides = copy.deepcopy(spec.variant.overrides or {})
+    plans = overrides.setdefault("plans", {})
+    for plan_id, (high, low) in points.items():
+        plans[plan_id] = {**plans.get(plan_id, {}), "points": [int(high), int(low)]}
+    variant = spec.variant
+    return replace(spec, variant=Variant.with_overrides(overrides, advanced=variant.advanced, expert=variant.expert,
+                                                        solo=variant.solo, board=variant.board))
+
+
+def deck_worth(spec: RunSpec, deck: int, games: int, progress: Callable[[int], None] | None) -> pd.DataFrame:
+    """games × plans of `deck`: points per player-game of each forced plan, per game seed."""
+    trials = plan_trials(spec, games, (deck,), progress)
+    catalog: dict[str, PlanSpec] = {p.id: p for p in spec.variant.plan_deck(deck)}
+    columns = {}
+    for plan_id, block in trials.groupby("forced_plan", sort=False):
+        per_seat = pd.Series(plan_points(block, catalog[plan_id]), index=block["game"].to_numpy())
+        columns[plan_id] = per_seat.groupby(level=0).mean()
+    return pd.DataFrame(columns)
+
+
+def next_points(points: Points, means: pd.Series, target: float) -> Points:
+    """Each plan's values scaled by target / worth (at most MAX_STEP either way),
+    as integers with the high/low ratio kept, high above low, both at least 1."""
+    new = {}
+    for plan_id, (high, low) in points.items():
+        worth = float(means[plan_id])
+        factor = MAX_STEP if worth <= 0 else min(MAX_STEP, max(1 / MAX_STEP, target / worth))
+        new_high = max(2, int(round(high * factor)))
+        new_low = min(new_high - 1, max(1, int(round(new_high * low / high))))
+        new[plan_id] = (new_high, new_low)
+    return new
+
+
+def spread_interval(worth: pd.DataFrame, seed: int = 0) -> tuple[float, float, float]:
+    """(spread, low, high): best minus worst plan mean, with a bootstrap
+    interval that resamples game seeds (every plan's game together)."""
+    matrix = worth.to_numpy(dtype=float)
+    spread = float(matrix.mean(axis=0).max() - matrix.mean(axis=0).min())
+    rng = np.random.Generator(np.random.PCG64(seed))
+    index = rng.integers(0, len(matrix), size=(SPREAD_RESAMPLES, len(matrix)))
+    means = matrix[index].mean(axis=1)
+    spreads = means.max(axis=1) - means.min(axis=1)
+    low, high = np.quantile(spreads, [0.025, 0.975])
+    return (spread, float(low), float(high))
+
+
+def fresh_seed(seed: int) -> int:
+    """The run seed of the confirmation games (they share no game with the search)."""
+    return int(np.random.SeedSequence([FRESH_STREAM, seed]).generate_state(1, np.uint32)[0])
+
+
+def total_games(spec: RunSpec, settings: BalanceSettings) -> int:
+    plans = len(spec.variant.plan_deck(settings.deck))
+    return plans * (settings.games * settings.rounds + 2 * settings.fresh_games())
+
+
+def balance(spec: RunSpec, settings: BalanceSettings,
+            progress: Callable[[int], None] | None = None) -> BalanceResult:
+    """Search integer plan values for `settings.deck`, then confirm the best on fresh seeds."""
+    deck = spec.variant.plan_deck(settings.deck)
+    if len(deck) < 2:
+        raise BalanceError(f"--deck {settings.deck}: the deck has {len(deck)} plan(s); nothing to balance")
+    points: Points = {p.id: (int(p.points[0]), int(p.points[1])) for p in deck}
+    rounds: list[Round] = []
+    target = None
+    for number in range(settings.rounds):
+        worth = deck_worth(with_points(spec, points), settings.deck, settings.games, progress)
+        rounds.append(Round(number, points, worth))
+        target = float(worth.mean(axis=0).mean()) if target is None else target
+        if rounds[-1].spread <= settings.tolerance:
+            break
+        proposal = next_points(points, rounds[-1].means, target)
+        if proposal == points:
+            break
+        points = proposal
+    best = min(rounds, key=lambda r: r.spread)
+    fresh = replace(spec, seed=fresh_seed(spec.seed))
+    before = Round(-1, rounds[0].points, deck_worth(fresh, settings.deck, settings.fresh_games(), progress))
+    after = Round(best.number, best.points,
+                  deck_worth(with_points(fresh, best.points), settings.deck, settings.fresh_games(), progress))
+    changed = {plan_id: {"points": list(values)} for plan_id, values in best.points.items()
+               if values != rounds[0].points[plan_id]}
+    return BalanceResult(rounds, best, before, after, float(target or 0.0), {"plans": changed} if changed else {})
+
+
+def rounds_table(result: BalanceResult) -> pd.DataFrame:
+    """One row per round: its spread, and each plan's values and worth."""
+    rows = []
+    for r in result.rounds:
+        row = {"round": r.number, "spread": r.spread}
+        for plan_id, (high, low) in r.points.items():
+            row[plan_id] = f"{high}/{low}: {r.means[plan_id]:.2f}"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("round")
+
+
+def confirmation_table(result: BalanceResult) -> pd.DataFrame:
+    """Per plan, on the fresh seeds: values and points per player-game (95%
+    interval) before and after, and the deck's spread on a last row."""
+    rows = []
+    for plan_id in result.before.worth.columns:
+        row = {"plan": plan_id}
+        for label, r in (("before", result.before), ("after", result.after)):
+            high, low = r.points[plan_id]
+            row[f"points_{label}"] = f"{high}/{low}"
+            mean, lo, hi = paired_bootstrap_ci(r.worth[plan_id].to_numpy(dtype=float), resamples=SPREAD_RESAMPLES)
+            row[label], row[f"{label}_low"], row[f"{label}_high"] = mean, lo, hi
+        rows.append(row)
+    spread = {"plan": "spread (best - worst)", "points_before": "", "points_after": ""}
+    for label, r in (("before", result.before), ("after", result.after)):
+        spread[label], spread[f"{label}_low"], spread[f"{label}_high"] = spread_interval(r.worth)
+    rows.append(spread)
+    return pd.DataFrame(rows).set_index("plan")
+
+
+def balanced_document(config: dict, result: BalanceResult) -> dict:
+    """The config with the found values added to its `overrides:` block
+    (what `wtsim run` plays), as a plain dict for YAML."""
+    document = copy.deepcopy(config)
+    overrides = document.get("overrides") or {}
+    plans = overrides.setdefault("plans", {})
+    for plan_id, change in result.overrides.get("plans", {}).items():
+        plans[plan_id] = {**plans.get(plan_id, {}), **change}
+    document["overrides"] = overrides
+    return document
+
+
+__all__ = ["BalanceSettings", "BalanceResult", "BalanceError", "balance", "rounds_table", "confirmation_table",
+           "balanced_document", "total_games", "with_points", "next_points", "spread_interval"]
