@@ -5,13 +5,12 @@
 
 Prints, on one core, with the shipped data (`data.yaml`, assumptions included):
 
-- solo mode: for `greedy` (`--games` games) and `lookahead` (`--lookahead-games`
-  games, it is some 10 times slower): mean score, share of qualified games
-  (every construction tile removed) and share of wins (55 points or more) with
-  its 95% Wilson interval;
+- solo mode: for `random` and `greedy` (`--games` games each) and `lookahead`
+  (`--lookahead-games`): mean score, share of qualified games (every
+  construction tile removed), share of wins (55 points or more) with its 95%
+  Wilson interval, and games per CPU second;
 - greedy against random, 2 players, seats swapped every other game: mean score
   of each, greedy's win share (a shared win counts half);
-- games per second of each strategy alone in solo mode.
 
 Game i is played with seed `--seed` + i, so every strategy meets the same shakes.
 """
@@ -61,7 +60,7 @@ def duel(games: int, seed: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="solo games of greedy, and duel games")
-    parser.add_argument("--lookahead-games", type=int, default=400, help="solo games of lookahead")
+    parser.add_argument("--lookahead-games", type=int, default=2000, help="solo games of lookahead")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print("solo mode (win: 55+ points, every construction tile removed)")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from welcometo_sim.games.shake_that_city import (BUILDINGS, Move, ReplayError, Strategy,
+from welcometo_sim.games.shake_that_city import (BUILDINGS, Board, Move, ReplayError, Strategy,
                                                  StrategyError, load_rules, play_game, replay, score)
 from welcometo_sim.games.shake_that_city.game import deal
 from welcometo_sim.games.shake_that_city.shake import parse_pattern
@@ -195,6 +195,10 @@ def test_a_changed_pattern_seed_or_score_is_caught(record):
     with pytest.raises(ReplayError, match="recorded scores differ"):
         replay(bad)
     bad = copy.deepcopy(record)
+    bad["boards"][1][0] = "HHHHHH"
+    with pytest.raises(ReplayError, match="recorded final boards differ"):
+        replay(bad)
+    bad = copy.deepcopy(record)
     del bad["rounds"]
     with pytest.raises(ReplayError, match="record cannot be read"):
         replay(bad)
@@ -310,3 +314,82 @@ def test_bundled_configs_load_and_play():
         variants.add(tuple(sorted((k, v) for k, v in (config.get("variant") or {}).items() if v)))
     assert {(("family", True),), (("solo", True),), (("construction", True),),
             (("wild_nights", True),)} <= variants
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(VARIANTS))
+def test_the_search_evaluation_equals_the_scoring_of_every_candidate_board(seed, variant):
+    from types import SimpleNamespace
+
+    from welcometo_sim.games.shake_that_city.evaluation import Evaluator
+    from welcometo_sim.games.shake_that_city.moves import legal_moves
+
+    rules = load_rules({"variant": variant}, 1)
+    result = play_game(["random"], seed, rules)
+    record = result.record
+    flat = Evaluator({"open": 0, "bonus": 0, "construction": 0, "construction_growth": 0,
+                      "space": 0})
+    view = SimpleNamespace(rules=rules, tiles=tuple(record["tiles"]), rounds=15)
+    board = Board(rules.layout, construction=tuple((rules.layout.bit(r, c), p)
+                                         for r, c, p in record["construction"]))
+    for entry in record["rounds"]:
+        pattern = parse_pattern(entry["pattern"])
+        moves = legal_moves(board, pattern, BUILDINGS)
+        placements = [(BUILDINGS.index(m.building), k) for m, k in moves.items()]
+        values = flat.values(board, view, 5, placements)
+        finals = flat.values(board, view, 0, placements)
+        for (code, mask), value, final in zip(placements, values, finals):
+            after = board.place(code, mask)
+            s = score(after, rules.points, view.tiles, rules.variant.family,
+                      rules.variant.uses_construction)
+            raw = sum(getattr(s, c) for c in ("roads", "parks", "factories", "shops", "homes",
+                                               "bonus"))
+            assert value == raw
+            expected = (-1000.0 - s.construction_left if not s.qualified
+                        else s.total + 0.01 * s.flipped - 0.001 * s.empty)
+            assert final == pytest.approx(expected)
+        move = entry["moves"][0]
+        if move is not None:
+            m = Move(move[0], move[1], move[2], move[3])
+            board = board.place(m.building, legal_moves(board, pattern, BUILDINGS)[m])
+
+
+class CheckedLookahead(Strategy):
+    """Checks, at every decision, that the numpy batch replies equal the Python ones."""
+
+    name = "checked"
+
+    def __init__(self):
+        super().__init__()
+        from welcometo_sim.games.shake_that_city.strategies import LookaheadStrategy
+
+        self.inner = LookaheadStrategy({"candidates": 4, "samples": 3})
+        self.checked = 0
+
+    def bind(self, seat, rng):
+        super().bind(seat, rng)
+        self.inner.bind(seat, rng)
+
+    def choose(self, view, moves):
+        from welcometo_sim.games.shake_that_city.shake import shake
+
+        inner = self.inner
+        if view.rounds_left:
+            shaker = [view.next_shaker[name] for name in ("home", "shop", "factory", "park", "road",
+                                                          "wild")]
+            patterns = [shake(self.rng, shaker) for _ in range(3)]
+            boards = [view.after(m) for m in moves[:4]]
+            batch = inner.replies(boards, view, patterns)
+            plain = [[inner.reply(b, view, p) for p in patterns] for b in boards]
+            assert batch == plain
+            self.checked += 1
+        return inner.choose(view, moves)
+
+
+@pytest.mark.parametrize("variant", [{"solo": True}, {"side": "seaside"}, {"family": True},
+                                     {"construction": True, "wild_nights": True}])
+def test_batch_evaluation_equals_the_python_one(variant):
+    checked = CheckedLookahead()
+    n = 1 if variant.get("solo") else 2
+    play_game([checked] + ["greedy"] * (n - 1), 5, {"variant": variant})
+    assert checked.checked >= 10

@@ -42,6 +42,13 @@ def test_roads_score_when_linked_to_a_black_edge_and_shops_by_zone():
     assert s.total == 8
 
 
+def test_shops_score_their_zone_green_brown_grey():
+    # (0,0) green on the edge: 1; (1,1) brown beside the linked road (1,0): 2;
+    # (2,2) grey beside the linked road (2,1)-(2,0): 3; (1,4) brown, no linked road: 0
+    s = score_of(INLAND, "S.....", "RS..S.", "RRS...", "......", "......", "......")
+    assert s.shops == 1 + 2 + 3
+
+
 def test_a_shop_behind_an_unlinked_road_scores_nothing_until_the_road_links():
     rows = ["......", "......", "..SR..", "......", "......", "......"]
     assert score_of(INLAND, *rows).shops == 0

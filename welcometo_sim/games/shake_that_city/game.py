@@ -388,6 +388,8 @@ def _replay(record: Mapping, replayer_class) -> GameResult:
     result = _checked_play(seats, seed, rules, rounds)
     if [dict(s) for s in record["scores"]] != result.record["scores"]:
         raise ReplayError("the recorded scores differ from the replayed boards' scores")
+    if [list(b) for b in record["boards"]] != result.record["boards"]:
+        raise ReplayError("the recorded final boards differ from the replayed ones")
     return result
 
 

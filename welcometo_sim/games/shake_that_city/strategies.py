@@ -30,6 +30,7 @@ import numpy as np
 from .board import WILD_CODE, Board, Move
 from .data import BUILDINGS
 from .moves import View, allowed_buildings
+from .batch import batch_values
 from .evaluation import Evaluator
 from .shake import CUBE_NAMES, frame_bits, shake
 
@@ -111,7 +112,7 @@ class LookaheadStrategy(GreedyStrategy):
     the reply, the solo rule kept); the last round is greedy's exact score."""
 
     name = "lookahead"
-    defaults = {**GreedyStrategy.defaults, "candidates": 4, "samples": 6}
+    defaults = {**GreedyStrategy.defaults, "candidates": 3, "samples": 4}
 
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> None:
@@ -127,16 +128,37 @@ class LookaheadStrategy(GreedyStrategy):
         shaker = [view.next_shaker[name] for name in CUBE_NAMES]
         cells = view.rules.data.pattern_size ** 2
         patterns = [shake(self.rng, shaker, cells) for _ in range(self.params["samples"])]
+        candidates = [move for _, _, move in ranked[:self.params["candidates"]]]
+        boards = [view.after(move) for move in candidates]
+        replies = self.replies(boards, view, patterns)
         best_move, best_value = ranked[0][2], float("-inf")
-        for _, _, move in ranked[:self.params["candidates"]]:
-            board = view.after(move)
-            value = sum(self.reply(board, view, p) for p in patterns) / len(patterns)
+        for move, values in zip(candidates, replies):
+            value = sum(values) / len(values)
             if value > best_value:
                 best_move, best_value = move, value
         return best_move
 
+    def replies(self, boards: Sequence[Board], view: View,
+                patterns: Sequence[Sequence[int]]) -> list[list[float]]:
+        """Greedy's best value after each sampled next shake, per candidate board,
+        all boards scored in one numpy batch (see :mod:`.batch`)."""
+        free = view.round + 1 > view.rounds - view.rules.data.free_rounds
+        solo = view.rules.variant.solo
+        allowed = [allowed_buildings(p, free, None, True, solo) for p in patterns]
+        rows, bounds = [], []
+        for b, board in enumerate(boards):
+            for pattern, colours in zip(patterns, allowed):
+                start = len(rows)
+                rows.append((b, 0, 0))
+                rows.extend((b, code, mask) for code, mask in placements_on(board, pattern, colours))
+                bounds.append(start)
+        values = batch_values(self.evaluator, view, view.rounds_left - 1, boards, rows)
+        best = np.maximum.reduceat(values, bounds).tolist()
+        k = len(patterns)
+        return [best[i * k:(i + 1) * k] for i in range(len(boards))]
+
     def reply(self, board: Board, view: View, pattern: Sequence[int]) -> float:
-        """Greedy's best value after the next round's shake `pattern`."""
+        """Greedy's best value after the next round's shake `pattern` (one board, in Python)."""
         free = view.round + 1 > view.rounds - view.rules.data.free_rounds
         allowed = allowed_buildings(pattern, free, None, True, view.rules.variant.solo)
         placements = [(0, 0), *placements_on(board, pattern, allowed)]
