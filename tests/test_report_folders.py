@@ -227,3 +227,21 @@ def test_win_rate_figure_of_a_compare_folder_pairs_only_games_of_one_match(compa
     for row in printed.itertuples():
         assert count.loc[row.a, row.b] == count.loc[row.b, row.a] == row.games
         assert rate.loc[row.a, row.b] == pytest.approx(row.a_win_rate)
+
+
+def test_unreadable_analysis_folders_are_one_line(tmp_path, capsys):
+    train = tmp_path / "train"
+    train.mkdir()
+    (train / "curve.csv").write_text("games,mean_score\na,b\n")
+    (train / "weights.npz").write_bytes(b"")
+    assert "not a learning curve" in user_error(["report", str(train), "--out", str(tmp_path / "r1")], capsys)
+    sweep_dir = tmp_path / "sweep"
+    sweep_dir.mkdir()
+    (sweep_dir / "analysis.json").write_text('{"command": "sweep"}')
+    (sweep_dir / "sweep.csv").write_text("point,x\n0,1\n")
+    assert "not a `wtsim sweep` table" in user_error(["report", str(sweep_dir)], capsys)
+    tune = tmp_path / "t.yaml"
+    tune.write_text("strategy: greedy\nparams: [1]\ntuning: {fresh_objective: x, opponents: 5, ranges: 3}\n")
+    code, out, err = wtsim(["report", str(tune)], capsys)
+    assert code == 0, err
+    honest(Path(out.strip()).read_text(encoding="utf-8"))

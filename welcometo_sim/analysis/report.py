@@ -25,6 +25,7 @@ import pandas as pd
 import yaml
 
 from ..compiled_core import engine
+from ..config import bounded_yaml, read_bounded
 from ..sim.results import (ResultsError, _write_atomically as write_atomically, read_manifest, read_small_json,
                            read_table)
 from . import plots
@@ -37,6 +38,7 @@ FORMATS = ("md", "html")
 KINDS = ("run", "compare", "plans", "sweep", "tune", "train")
 ANALYSIS_FILE = "analysis.json"
 TRAIN_FILES = ("curve.csv", "weights.npz", "checkpoint.npz")
+CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns")
 
 # (file name, function, heading, caption)
 FIGURES: tuple[tuple[str, Callable[..., Path], str, str], ...] = (
@@ -175,11 +177,16 @@ def _tune_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.y*ml") if p.suffix in (".yaml", ".yml") and _is_tune(p))
 
 
-def _is_tune(path: Path) -> bool:
+def _read_yaml(path: Path) -> Any:
+    """A small YAML file read with the bounds of config files (None when it cannot be read)."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8")[:1_000_000])
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return False
+        return bounded_yaml(read_bounded(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError, yaml.YAMLError):
+        return None
+
+
+def _is_tune(path: Path) -> bool:
+    document = _read_yaml(path)
     return isinstance(document, dict) and isinstance(document.get("tuning"), dict)
 
 
@@ -239,14 +246,11 @@ def engine_fact(recorded: dict) -> tuple[str, str]:
 def _config_players(folder: Path) -> list[str]:
     """'name = strategy:key=value' for each player of the run's config.yaml."""
     path = folder / "config.yaml"
-    if not path.is_file():
-        return []
-    try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+    config = _read_yaml(path) if path.is_file() else None
+    if not isinstance(config, dict):
         return []
     out = []
-    for player in (config or {}).get("players") or []:
+    for player in config.get("players") or []:
         if isinstance(player, dict):
             params = ",".join(f"{k}={v}" for k, v in _flat(player.get("params") or {}))
             ref = str(player.get("strategy")) + (f":{params}" if params else "")
@@ -428,7 +432,7 @@ def plans_content(folder: Path, by: str) -> Content:
              ("plans", str(points["plan"].nunique())), ("strategies", _strategies(trials)),
              ("variant", _variant(trials)), engine_fact(meta)]
     if meta.get("skills"):
-        facts.insert(4, ("skill levels", ", ".join(map(str, meta["skills"]))))
+        facts.insert(4, ("skill levels", _listed(meta["skills"], ", ")))
     sorted_points = points.sort_values([*(["skill"] if "skill" in points else []), "deck", "points_per_game"],
                                        ascending=[*([True] if "skill" in points else []), True, False])
     sections = [Section("plan points", "Per plan: completion rate over player-games (95% Wilson interval) and "
@@ -459,13 +463,16 @@ def sweep_content(folder: Path, by: str) -> Content:
     if saved is None:
         raise ResultsError(f"{folder}: no sweep table (sweep.csv, .parquet or .json) in this folder")
     table = saved.reset_index() if "point" not in saved.columns else saved
+    missing = [c for c in MEASURE_COLUMNS if c not in table.columns]
+    if missing or table.empty:
+        raise ResultsError(f"{folder}: not a `wtsim sweep` table (missing {', '.join(missing) or 'rows'})")
     keys = [c for c in table.columns if c not in MEASURE_COLUMNS and c != "index"]
     table = table[[*keys, *MEASURE_COLUMNS]]
     meta = _analysis(folder)
-    facts = [("analysis", "wtsim sweep"), ("settings", "; ".join(meta.get("settings", keys))),
+    facts = [("analysis", "wtsim sweep"), ("settings", _listed(meta.get("settings", keys), "; ")),
              ("seed", str(meta.get("seed", "unknown"))), ("games", f"{meta.get('games', '?')} per grid point"),
              ("grid points", str(table["point"].nunique())),
-             ("strategies", ", ".join(map(str, meta.get("players", []))) or "unknown"), engine_fact(meta)]
+             ("strategies", _listed(meta.get("players"), ", ") or "unknown"), engine_fact(meta)]
     sections = [Section("points", "The grid points; point 0 is the baseline.", points_table(table))]
     for measure in dict.fromkeys(table["measure"]):
         rows = measure_table(table, measure).astype({"diff": float})
@@ -480,31 +487,45 @@ def sweep_content(folder: Path, by: str) -> Content:
     return Content(f"welcometo-sim report: sweep {folder.name}", facts, sections, [figure])
 
 
-def _interval_row(block: dict) -> dict:
-    return {"value": block.get("mean"), "value_low": block.get("low"), "value_high": block.get("high")}
+def _listed(value: Any, separator: str) -> str:
+    """A recorded list as one line (a lone value as itself, nothing as '')."""
+    if value is None:
+        return ""
+    return separator.join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def _interval_row(block: Any) -> dict:
+    """{value, value_low, value_high} from a tune file's {mean, low, high} (NaN where not a number)."""
+    block = block if isinstance(block, dict) else {}
+
+    def number(key: str) -> float:
+        value = block.get(key)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.nan
+
+    return {"value": number("mean"), "value_low": number("low"), "value_high": number("high")}
 
 
 def tune_content(path: Path, by: str) -> Content:
     """A `wtsim tune` file: the best parameters, how they were searched, and the
     objective and gain over the start on fresh games with their intervals."""
     file = path if path.is_file() else _tune_files(path)[0]
-    document = yaml.safe_load(file.read_text(encoding="utf-8"))
+    document = _read_yaml(file)
     tuning = document["tuning"]
     facts = [("analysis", "wtsim tune"), ("file", file.name),
              ("strategy", str(document.get("strategy"))), ("start", str(tuning.get("start"))),
-             ("opponents", ", ".join(map(str, tuning.get("opponents", [])))),
+             ("opponents", _listed(tuning.get("opponents"), ", ")),
              ("objective", str(tuning.get("objective"))), ("seed", str(tuning.get("seed"))),
              ("games", f"{tuning.get('games')} per trial, {tuning.get('trials')} trials, "
                        f"{tuning.get('fresh_games')} fresh games for the finalists"),
              ("config", str(tuning.get("config"))), engine_fact({})]
-    params = pd.DataFrame({"value": [str(v) for _, v in _flat(document.get("params") or {})]},
-                          index=pd.Index([k for k, _ in _flat(document.get("params") or {})], name="parameter"))
-    result = pd.DataFrame([_interval_row(tuning.get("fresh_objective") or {}),
-                           _interval_row(tuning.get("gain_over_start") or {})],
+    flat = _flat(document["params"]) if isinstance(document.get("params"), dict) else []
+    params = pd.DataFrame({"value": [str(v) for _, v in flat]},
+                          index=pd.Index([k for k, _ in flat], name="parameter"))
+    result = pd.DataFrame([_interval_row(tuning.get("fresh_objective")), _interval_row(tuning.get("gain_over_start"))],
                           index=pd.Index(["objective of the best (fresh games)", "gain over the start"],
-                                         name="measure")).astype(float)
+                                         name="measure"))
     sections = [Section("best parameters", f"Best of trial {tuning.get('best_trial')}; searched in: "
-                        f"{'; '.join(map(str, tuning.get('ranges', [])))}.", params),
+                        f"{_listed(tuning.get('ranges'), '; ')}.", params),
                 Section("result", "On fresh games, with 95% paired bootstrap intervals.", result, percent=(),
                         signed=("value",))]
     figure = Figure("tune.png", lambda out: plots.interval_plot(result, out, "Tuning result on fresh games",
@@ -521,9 +542,10 @@ def _model_meta(folder: Path) -> dict:
         return {}
     try:
         with np.load(path, allow_pickle=False) as archive:
-            return json.loads(str(archive["meta"])) if "meta" in archive.files else {}
-    except (OSError, ValueError, KeyError):
+            meta = json.loads(str(archive["meta"])) if "meta" in archive.files else {}
+    except (OSError, ValueError, KeyError, RecursionError):
         return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def train_content(folder: Path, by: str) -> Content:
@@ -532,8 +554,11 @@ def train_content(folder: Path, by: str) -> Content:
         curve = pd.read_csv(folder / "curve.csv")
     except (OSError, ValueError) as exc:
         raise ResultsError(f"{folder / 'curve.csv'}: cannot read the learning curve: {exc}") from None
-    if curve.empty or not {"games", "mean_score"} <= set(curve.columns):
-        raise ResultsError(f"{folder / 'curve.csv'}: not a learning curve (needs games and mean_score)")
+    numeric = [c for c in curve.columns if c in CURVE_COLUMNS]
+    if (curve.empty or not {"games", "mean_score"} <= set(curve.columns)
+            or not all(pd.api.types.is_numeric_dtype(curve[c]) for c in numeric)):
+        raise ResultsError(f"{folder / 'curve.csv'}: not a learning curve (needs numeric games and mean_score)")
+    curve = curve[numeric]
     meta = _model_meta(folder)
     facts = [("analysis", "wtsim train"), ("folder", folder.name),
              ("model", f"{meta.get('family', '?')} family, {meta.get('players', '?')} players, "
@@ -542,7 +567,8 @@ def train_content(folder: Path, by: str) -> Content:
              ("engine", f"welcometo-sim {meta.get('code_version', '?')} (trained); {engine()} here")]
     table = curve.rename(columns={"mean_score": "score", "ci_low": "score_low", "ci_high": "score_high",
                                   "refusal_end_share": "ended_by_refusals"}).set_index("games")
-    evaluated = (meta.get("training") or {}).get("eval_games")
+    training = meta.get("training") if isinstance(meta.get("training"), dict) else {}
+    evaluated = training.get("eval_games")
     if isinstance(evaluated, int) and evaluated > 0 and "ended_by_refusals" in table:
         bounds = [rate_interval(round(share * evaluated), evaluated)[1:] for share in table["ended_by_refusals"]]
         table["ended_by_refusals_low"], table["ended_by_refusals_high"] = zip(*bounds)
