@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from helpers import user_error, wtsim
-from welcometo_sim.analysis.report import folder_kind, plan_points_table, write_report
+from welcometo_sim.analysis.report import folder_kind, plan_points_table
 from welcometo_sim.config import parse_config
 from welcometo_sim.sim.tournament import plan_trials
 
