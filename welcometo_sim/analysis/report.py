@@ -318,8 +318,9 @@ def _read_frame(folder: Path) -> pd.DataFrame:
 
 
 def run_content(folder: Path, by: str) -> Content:
-    """A run folder: its summary tables and the four figures."""
+    """A run folder (or its result table file): its summary tables and the four figures."""
     frame = _read_frame(folder)
+    folder = folder if folder.is_dir() else folder.parent
     facts = run_facts(frame, read_manifest(folder), folder)
     return Content(f"welcometo-sim report: {facts[0][1]}", facts,
                    _summary_sections(frame, by, ("scores", "pairs", "breakdown", "endings")),
