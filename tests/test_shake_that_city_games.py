@@ -393,3 +393,15 @@ def test_batch_evaluation_equals_the_python_one(variant):
     n = 1 if variant.get("solo") else 2
     play_game([checked] + ["greedy"] * (n - 1), 5, {"variant": variant})
     assert checked.checked >= 10
+
+
+def test_a_record_with_overrides_replays_through_json():
+    params = {"variant": {"side": "seaside"},
+              "overrides": {"bonus": {"tiles": {2: [{"kind": "count", "building": "home",
+                                                     "at_least": 1}]}},
+                            "scoring": {"road": 2}}}
+    result = play_game(["greedy", "greedy"], 9, params)
+    record = json.loads(json.dumps(result.record))
+    assert record["params"]["overrides"]["scoring"] == {"road": 2}
+    assert replay(record).rows == result.rows
+    assert all(row["roads"] % 2 == 0 for row in result.rows)

@@ -118,10 +118,12 @@ def merge(base: Any, change: Any, path: str) -> Any:
     if not isinstance(change, Mapping):
         raise DataError(path, f"expected a mapping, got {type(change).__name__}")
     out = dict(base)
+    by_text = {str(k): k for k in base}
     for key, value in change.items():
-        if key not in base:
+        if key not in base and str(key) not in by_text:
             known = ", ".join(str(k) for k in base)
             raise DataError(f"{path}.{key}", f"unknown key (known: {known})")
+        key = key if key in base else by_text[str(key)]   # JSON records turn 2: into "2":
         out[key] = merge(base[key], value, f"{path}.{key}")
     return out
 
