@@ -31,7 +31,7 @@ from ..sim.results import (ResultsError, _write_atomically as write_atomically, 
 from . import plots
 from .formatting import format_table as text_table
 from .stats import mean_interval, rate_interval
-from .tables import keyed, summary_tables
+from .tables import table_columns, keyed, summary_tables
 
 REPORT_DIR = "report"
 FORMATS = ("md", "html")
@@ -206,10 +206,20 @@ def folder_kind(path: str | os.PathLike) -> str:
     command = _analysis(source).get("command")
     if command in ("compare", "plans", "sweep"):
         return command
-    has_table = any((source / f"results.{fmt}").is_file() for fmt in ("parquet", "csv"))
-    if not has_table and _tune_files(source):
-        return "tune"
-    return "run"
+    tables = [source / f"results.{fmt}" for fmt in ("parquet", "csv") if (source / f"results.{fmt}").is_file()]
+    if not tables:
+        return "tune" if _tune_files(source) else "run"
+    return _kind_by_columns(tables[0])
+
+
+def _kind_by_columns(path: Path) -> str:
+    """compare or plans when the result table has their columns (a folder
+    without analysis.json), else run."""
+    try:
+        columns = set(table_columns(path))
+    except (OSError, ValueError, ImportError):
+        return "run"  # reading the table will say what is wrong
+    return "compare" if "match" in columns else "plans" if "forced_plan" in columns else "run"
 
 
 def default_target(path: Path, kind: str) -> Path:

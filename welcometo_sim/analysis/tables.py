@@ -147,7 +147,8 @@ def pair_differences(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["a", "b"]) if rows else pd.DataFrame()
 
 
-def _table_columns(path: Path) -> list[str]:
+def table_columns(path: Path) -> list[str]:
+    """The column names of a result table file, without reading its rows."""
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
@@ -162,7 +163,7 @@ def read_summary(folder: str | os.PathLike, by: str = "player") -> pd.DataFrame:
     frame = read_summary_frame(folder, by)
     path = table_path(folder)
     try:
-        columns = _table_columns(path)
+        columns = table_columns(path)
         wanted = [*(c for c in BLOCK_COLUMNS if c in columns), *MATCH_COLUMNS]
         extra = [c for c in dict.fromkeys(wanted) if c not in frame.columns]
         more = (pd.read_parquet(path, columns=extra) if path.suffix == ".parquet"
