@@ -405,3 +405,21 @@ def test_a_record_with_overrides_replays_through_json():
     assert record["params"]["overrides"]["scoring"] == {"road": 2}
     assert replay(record).rows == result.rows
     assert all(row["roads"] % 2 == 0 for row in result.rows)
+
+
+def test_render_shows_the_boards_after_a_round(record):
+    from welcometo_sim.games.shake_that_city import boards_at, render
+
+    assert [b.grid() for b in boards_at(record)] == record["boards"]
+    assert all(str(b) == "\n".join(["......", ".#....", "..#...", "...#..", "....#.", "......"])
+               for b in boards_at(record, 0))
+    text = render(record)
+    assert text.splitlines()[0] == "shake-that-city, seed 21, after round 15"
+    for seat, grid in enumerate(record["boards"]):
+        assert "\n".join("  " + row for row in grid) in text
+        assert f"seat {seat}: total {record['scores'][seat]['total']} (roads" in text
+    early = render(record, 3)
+    assert early.splitlines()[1].startswith("pattern " + record["rounds"][2]["pattern"][:3] + "/")
+    assert "total" not in early
+    with pytest.raises(ReplayError, match="round 16: the game has rounds 1 to 15"):
+        render(record, 16)

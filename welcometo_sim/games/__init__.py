@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 GAMES: dict[str, str] = {
     "shake-that-city": "welcometo_sim.games.shake_that_city",
 }
-"""Game name -> module; the module provides `load_rules`, `play_game`, `replay`,
-`RESULT_COLUMNS`, `CATEGORIES` and `STRATEGIES`."""
+"""Game name -> module; the module provides `load_rules`, `play_game`, `replay`, `render`,
+`RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES` and `STRATEGIES`."""
 
 
 class UnknownGame(ValueError):
@@ -32,9 +32,11 @@ class Game:
     rules: Any
     columns: tuple[str, ...]
     categories: tuple[str, ...]
+    dtypes: Mapping[str, str]
     strategies: Mapping[str, type]
     _play: Callable
     _replay: Callable
+    _render: Callable
 
     def play(self, seats: Sequence[Any], seed: int):
         """One game: a result (rows, record, ...) from seat strategies and a seed."""
@@ -43,6 +45,10 @@ class Game:
     def replay(self, record: Mapping):
         """A record played again and re-scored; raises the game's ReplayError."""
         return self._replay(record)
+
+    def render(self, record: Mapping, round_: int | None = None) -> str:
+        """A record's boards as text after a round (default: the end), for `show`."""
+        return self._render(record, round_)
 
 
 def register_game(name: str, module: str) -> None:
@@ -57,4 +63,5 @@ def load_game(name: str, params: Mapping | None = None, n_players: int | None = 
     module = import_module(GAMES[name])
     rules = module.load_rules(params, n_players)
     return Game(name, rules, tuple(module.RESULT_COLUMNS), tuple(module.CATEGORIES),
-                module.STRATEGIES, module.play_game, module.replay)
+                dict(module.COLUMN_DTYPES), module.STRATEGIES, module.play_game, module.replay,
+                module.render)

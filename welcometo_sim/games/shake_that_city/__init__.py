@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .board import Board, Layout, Move
 from .data import BUILDINGS, DataError, load_data
-from .game import (GAME_NAME, GameResult, ReplayError, Rules, StrategyError, Variant, load_rules,
-                   play_game, replay)
+from .game import (GAME_NAME, GameResult, ReplayError, Rules, StrategyError, Variant, boards_at,
+                   load_rules, play_game, render, replay)
 from .scoring import CATEGORIES, Score, score
 from .strategies import STRATEGIES, Strategy
 
@@ -20,7 +20,12 @@ RESULT_COLUMNS: tuple[str, ...] = (
     "construction_left", "qualified", "passes",
 )
 """The columns of a result row, in table order."""
+TEXT_COLUMNS = ("player", "strategy", "side")
+BOOL_COLUMNS = ("family", "construction", "solo", "wild_nights", "won", "qualified")
+COLUMN_DTYPES: dict[str, str] = {c: "str" if c in TEXT_COLUMNS else "bool" if c in BOOL_COLUMNS
+                                 else "int64" for c in RESULT_COLUMNS}
+"""The pandas dtype of every result column (for tables of many games)."""
 
-__all__ = ["BUILDINGS", "Board", "CATEGORIES", "DataError", "GAME_NAME", "GameResult", "Layout",
+__all__ = ["BUILDINGS", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
-           "StrategyError", "Variant", "load_data", "load_rules", "play_game", "replay", "score"]
+           "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]

@@ -426,6 +426,53 @@ def _checked_play(seats, seed, rules: Rules, rounds) -> GameResult:
     return result
 
 
+def boards_at(record: Mapping, round_: int | None = None) -> list[Board]:
+    """Every seat's board after round `round_` (default: the last) of a record that replays."""
+    replay(record)
+    rules = load_rules(record["params"], len(record["players"]))
+    last = rules.data.rounds if round_ is None else round_
+    if not 0 <= last <= rules.data.rounds:
+        raise ReplayError(f"round {round_}: the game has rounds 1 to {rules.data.rounds}")
+    layout = rules.layout
+    tiles = tuple((layout.bit(r, c), pair) for r, c, pair in record["construction"])
+    boards = [Board(layout, construction=tiles) for _ in record["players"]]
+    for entry in record["rounds"][:last]:
+        pattern = parse_pattern(entry["pattern"])
+        for seat, move in enumerate(map(parse_move, entry["moves"])):
+            if move is not None:
+                frame = legal_moves(boards[seat], pattern, (move.building,))[move]
+                boards[seat] = boards[seat].place(move.building, frame)
+    return boards
+
+
+def render(record: Mapping, round_: int | None = None) -> str:
+    """A record as text: the pattern and moves of round `round_` (default: the last)
+    and every seat's board after it (letters HSFPR, `#` construction, `.` empty)."""
+    boards = boards_at(record, round_)
+    last = len(record["rounds"]) if round_ is None else round_
+    lines = [f"{GAME_NAME}, seed {record['seed']}, after round {last}"]
+    if last:
+        entry = record["rounds"][last - 1]
+        p = entry["pattern"]
+        lines.append(f"pattern {p[0:3]}/{p[3:6]}/{p[6:9]}, start player {entry['start']}")
+    for seat, (name, board) in enumerate(zip(record["players"], boards)):
+        did = ""
+        if last:
+            move = record["rounds"][last - 1]["moves"][seat]
+            did = " nothing" if move is None else (f" {move[0]}{' + wild' if move[1] else ''} "
+                                                   f"at ({move[2]}, {move[3]})")
+        lines.append(f"seat {seat} {name}:{did}")
+        lines.extend("  " + row for row in board.grid())
+    if round_ is None or last == len(record["rounds"]):
+        for seat, s in enumerate(record["scores"]):
+            parts = ", ".join(f"{c} {s[c]}" for c in CATEGORIES)
+            unqualified = "" if s["qualified"] else (
+                f"; scores 0: {s['construction_left']} construction tiles left")
+            lines.append(f"seat {seat}: total {s['total']} ({parts}; flipped {s['flipped']}, "
+                         f"empty {s['empty']}{unqualified})")
+    return "\n".join(lines)
+
+
 def parse_move(entry: Any) -> Move | None:
     """A record's move entry (`[building, wild, row, col]` or null) as a Move."""
     if entry is None:
@@ -437,4 +484,5 @@ def parse_move(entry: Any) -> Move | None:
 
 
 __all__ = ["GAME_NAME", "GameResult", "ReplayError", "Rules", "StrategyError", "Variant",
-           "load_rules", "make_variant", "parse_pattern", "play_game", "replay"]
+           "boards_at", "load_rules", "make_variant", "parse_pattern", "play_game", "render",
+           "replay"]
