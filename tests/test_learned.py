@@ -222,6 +222,9 @@ def test_a_learning_rate_schedule_is_part_of_the_settings_and_of_the_reproductio
     assert later.settings.rate_after == ((8, 0.1), (16, 0.05))
     with pytest.raises(TrainingError):
         later.with_rates_after(((0, 0.2),))   # games already played keep their rate
+    assert later.with_rates_after(((24, 0.02),)).with_rates_after(((16, 0.07),)).settings.rate_after \
+        == ((8, 0.1), (16, 0.07), (24, 0.02))   # a step planned before one not reached yet
+    assert later.with_rates_after(((16, 0.02),)).settings.rate_after == ((8, 0.1), (16, 0.02))
     command = later.reproduce("configs/solo.yaml", tmp_path)
     assert command.startswith("wtsim train configs/solo.yaml --out ") and "--games 8 --seed 4" in command
     assert command.endswith("--rate-after 8:0.1 --rate-after 16:0.05")

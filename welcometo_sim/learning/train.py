@@ -113,11 +113,15 @@ class TrainingState:
 
     def with_rates_after(self, steps: tuple[tuple[int, float], ...]) -> "TrainingState":
         """The same training with later learning-rate steps added (from the
-        games already played on); the rounds played keep their rates."""
+        games already played on); the rounds played keep their rates. A step
+        not reached yet may be planned before an earlier-planned one (the steps
+        are kept in order) or replace one planned at the same game count."""
         for start, _ in steps:
             if start < self.games:
                 raise TrainingError(f"--rate-after {start}: {self.games} games are already played")
-        settings = replace(self.settings, rate_after=self.settings.rate_after + tuple(steps))
+        merged = dict(self.settings.rate_after)
+        merged.update(steps)
+        settings = replace(self.settings, rate_after=tuple(sorted(merged.items())))
         settings.check()
         return replace(self, settings=settings)
 
