@@ -1,0 +1,107 @@
+"""What `pip install` reads and what the repository must hold to stand alone:
+runtime dependencies without test tools, extras that name each other
+instead of repeating bounds, a licence file that matches the metadata, the
+schemas in the package data, and README links that lead to files here.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import Path
+
+from packaging.requirements import Requirement
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+PROJECT = PYPROJECT["project"]
+EXTRAS = {name: [Requirement(r) for r in reqs] for name, reqs in PROJECT["optional-dependencies"].items()}
+SELF = "welcometo-sim"
+TEST_TOOLS = {"pytest", "hypothesis", "jsonschema", "scipy"}
+
+
+def self_extras(extra: str) -> set[str]:
+    """The extras an extra takes in by naming the project itself."""
+    return {name for r in EXTRAS[extra] if r.name == SELF for name in r.extras}
+
+
+def test_runtime_dependencies_hold_no_test_tools():
+    names = {Requirement(r).name for r in PROJECT["dependencies"]}
+    assert names.isdisjoint(TEST_TOOLS)
+    assert {"click", "numpy", "pandas", "joblib", "pyyaml", "tqdm"} <= names
+
+
+def test_test_and_all_name_the_other_extras_without_repeating_them():
+    features = set(EXTRAS) - {"test", "all"}
+    assert features == {"parquet", "plots", "dask"}
+    assert self_extras("all") == features and len(EXTRAS["all"]) == 1
+    assert features <= self_extras("test")
+    feature_packages = {r.name for name in features for r in EXTRAS[name]}
+    assert feature_packages.isdisjoint(r.name for r in EXTRAS["test"])
+    assert TEST_TOOLS <= {r.name for r in EXTRAS["test"]}
+
+
+def test_every_dependency_has_a_lower_bound():
+    """The lowest-versions CI run installs these bounds: each must be one."""
+    for requirement in [Requirement(r) for r in PROJECT["dependencies"]] + sum(EXTRAS.values(), []):
+        if requirement.name != SELF:
+            assert any(spec.operator == ">=" for spec in requirement.specifier), requirement
+
+
+def test_cython_is_capped_below_its_next_major_version():
+    [cython] = [Requirement(r) for r in PYPROJECT["build-system"]["requires"] if r.startswith("Cython")]
+    assert "4.0" not in cython.specifier and "3.0" in cython.specifier and "3.99" in cython.specifier
+
+
+def test_licence_file_matches_the_metadata():
+    assert PROJECT["license"] == "MIT" and PROJECT["license-files"] == ["LICENSE"]
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert re.search(r"^Copyright \(c\) \d{4} welcometo_sim contributors$", text, re.M)
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in text
+
+
+def test_schemas_are_package_data():
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["welcometo_sim"]
+    shipped = sorted(p.relative_to(ROOT / "welcometo_sim").as_posix()
+                     for p in (ROOT / "welcometo_sim" / "schemas").glob("*.json"))
+    assert shipped == ["schemas/record.schema.json"]
+    assert all(any(fnmatch.fnmatch(path, pattern) for pattern in patterns) for path in shipped)
+
+
+def markdown_links(path: Path) -> list[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"`[^`]*`", "", text)  # code spans show links, they hold none
+    return re.findall(r"\]\(([^)\s]+)\)", text)
+
+
+def heading_anchors(path: Path) -> set[str]:
+    """The anchors a Markdown renderer gives the headings of a file."""
+    anchors = set()
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    for line in text.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def test_readme_and_docs_links_lead_to_files_and_headings_here():
+    for document in (ROOT / "README.md", ROOT / "docs" / "RECORDS.md", ROOT / "docs" / "RULES.md"):
+        for link in markdown_links(document):
+            if re.match(r"[a-z]+:", link):
+                continue
+            target, _, anchor = link.partition("#")
+            path = (document.parent / target).resolve() if target else document
+            assert path.is_file() and ROOT in path.parents, (document.name, link)
+            if anchor and path.suffix == ".md":
+                assert anchor in heading_anchors(path), (document.name, link)
+    readme_links = markdown_links(ROOT / "README.md")
+    assert any(link.startswith("docs/RECORDS.md") for link in readme_links)
+    assert any(link.startswith("docs/RULES.md") for link in readme_links)
+    assert not re.search(r"(?<![/\[])\bRECORDS\.md\b(?!\]|\))", (ROOT / "README.md").read_text(encoding="utf-8"))
