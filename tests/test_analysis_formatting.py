@@ -40,3 +40,13 @@ def test_intervals_merge_into_one_column_and_missing_bounds_drop_out():
     assert list(merged["mean"]) == ["1.0 [0.5, 1.5]", "never"]
     printed = table_text(table)
     assert "nan" not in printed.lower() and "-0.0" not in printed
+
+
+def test_a_transposed_table_has_one_column_per_row_label():
+    table = pd.DataFrame({"plans": [2.0, 1.0], "plans_low": [1.0, 0.5], "plans_high": [3.0, 1.5]},
+                         index=pd.Index(["a", "b"], name="player"))
+    from welcometo_sim.analysis.formatting import format_table
+
+    text = format_table(table, 1, transpose="category")
+    assert list(text.columns) == ["a", "b"] and list(text.index) == ["plans"]
+    assert text.index.name == "category" and text.loc["plans", "b"] == "1.0 [0.5, 1.5]"

@@ -80,3 +80,16 @@ def test_pair_differences_are_paired_per_game_with_ties_counting_half():
     assert (row["mean_diff"], row["mean_diff_low"], row["mean_diff_high"]) == pytest.approx(
         mean_interval([10, 0, -11, 8]))
     assert row["verdict"] == "not significant"
+
+
+def test_category_means_keep_their_intervals_within_the_values_seen():
+    from welcometo_sim.analysis.tables import category_means
+    from welcometo_sim.rules.scoring import SCORE_FIELDS
+
+    frame = pd.DataFrame({"player": ["x"] * 6, **{field: [0] * 6 for field in SCORE_FIELDS}})
+    frame["plans"] = [0, 0, 0, 0, 0, 8]
+    frame["total"] = frame["plans"]
+    table = category_means(frame)
+    assert table.loc["x", "plans"] == pytest.approx(8 / 6)
+    assert table.loc["x", "plans_low"] == 0.0 < table.loc["x", "plans_high"]
+    assert (table.loc["x", "parks_low"], table.loc["x", "parks_high"]) == (0.0, 0.0)

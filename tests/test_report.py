@@ -122,12 +122,14 @@ def test_md_header_and_tables_match_the_run(run_dir, md_report):
         assert cells[2] == f"{row['mean']:.2f} [{row['mean_low']:.2f}, {row['mean_high']:.2f}]"
         assert cells[-1] == (f"{100 * row['win_rate']:.1f}% [{100 * row['win_rate_low']:.1f}%, "
                              f"{100 * row['win_rate_high']:.1f}%]")
-    # breakdown: a header with every category, then one row per player whose total matches
-    header = next(l for l in lines if l.startswith("| player | plans |"))
-    assert [c.strip() for c in header.strip("|").split("|")] == ["player", *tables["breakdown"].columns]
-    for player, row in tables["breakdown"].iterrows():
-        line = next(l for l in lines if l.startswith(f"| {player} | ") and l.count("|") == header.count("|"))
-        assert line.rstrip(" |").endswith(f"{row['total']:.2f}")
+    # breakdown: a row per category, a column per player (mean and interval); the total row matches
+    header = next(l for l in lines if l.startswith("| category | "))
+    players = [c.strip().replace("\\", "") for c in header.strip("|").split("|")][1:]
+    assert players == list(tables["breakdown"].index)
+    rows = [next(l for l in lines if l.startswith(f"| {field} | ")) for field in ("plans", "refusals", "total")]
+    cells = [c.strip() for c in rows[-1].strip("|").split("|")][1:]
+    for cell, (player, row) in zip(cells, tables["breakdown"].iterrows()):
+        assert cell.replace("\\", "") == f"{row['total']:.2f} [{row['total_low']:.2f}, {row['total_high']:.2f}]"
     # every Markdown table is well formed: same number of cells on each of its lines
     for block in re.findall(r"(?:^\|.*\|$\n?)+", text, flags=re.M):
         counts = {l.count("|") - l.count("\\|") for l in block.strip().splitlines()}

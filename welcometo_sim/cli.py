@@ -32,8 +32,7 @@ from .rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from .rules.sheet import render_sheet
 from .sim.guard import interrupt_signals, signal_received
 from .sim.isolated import WorkerLost
-from .sim.results import (ERRORS_FILE, OutputError, ResultsError, choose_format, read_errors, read_manifest,
-                          read_summary_frame)
+from .sim.results import ERRORS_FILE, OutputError, ResultsError, choose_format, read_errors, read_manifest
 from .strategy import StrategyLoadError, builtin_strategies, load_strategy
 
 EXIT_USER_ERROR = 2
@@ -53,6 +52,8 @@ def fail(message: str) -> None:
 
 PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate")
 """Rates printed as percentages in text tables (scripts get the fractions)."""
+TRANSPOSED = {"breakdown": "category"}
+"""Tables printed with their columns as rows (one interval column per player)."""
 
 
 def json_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
@@ -75,7 +76,8 @@ def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -
             click.echo(table.to_csv(float_format="%.4g"), nl=False)
         else:
             click.echo(f"\n{name}")
-            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",)))
+            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",),
+                                  transpose=TRANSPOSED.get(name)))
 
 
 def _make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:
@@ -278,11 +280,11 @@ def run_document(output: RunOutput, by: str) -> dict[str, Any]:
     """What `wtsim run --json` prints: where the results are, what was played,
     and the tables of `wtsim summarize --json` (same keys)."""
     m = output.manifest
-    tables = summary_tables(read_summary_frame(output.folder, by), by)
+    tables = summary_tables(read_summary(output.folder, by), by, pairs=True)
     return {"folder": str(output.folder), "name": m.get("name"), "seed": m["seed"], "games": m["games"],
             "played": output.played, "wall_seconds": m["wall_seconds"],
             "games_per_second": m["games_per_second"], "errors_file": m.get("errors_file"),
-            **{name: json.loads(t.to_json(orient="index")) for name, t in tables.items()},
+            **json_tables(tables),
             "errored_games": int(m.get("errors") or 0)}
 
 
@@ -299,7 +301,7 @@ def _report_run(output: RunOutput, what: str, shown: Shown) -> None:
                f"seed {m['seed']}; results in {output.folder}")
     if m.get("errors"):
         click.echo(f"{m['errors']} errored games left out of the tables (listed in {m['errors_file']})")
-    print_tables(summary_tables(read_summary_frame(output.folder, by), by), as_csv=False, as_json=False)
+    print_tables(summary_tables(read_summary(output.folder, by), by, pairs=True), as_csv=False, as_json=False)
 
 
 @contextmanager

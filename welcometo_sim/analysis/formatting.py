@@ -106,9 +106,24 @@ def merge_intervals(table: pd.DataFrame, digits: int = 3, *, percent: Iterable[s
 
 
 def format_table(table: pd.DataFrame, digits: int = 3, *, percent: Iterable[str] = (),
-                 signed: Iterable[str] = (), missing: dict[str, str] | None = None) -> pd.DataFrame:
+                 signed: Iterable[str] = (), missing: dict[str, str] | None = None,
+                 transpose: str | None = None) -> pd.DataFrame:
     """The table with every cell as text (intervals merged, see :func:`merge_intervals`),
-    index included, ready for ``to_string`` or Markdown: no NaN, no -0.000."""
+    index included, ready for ``to_string`` or Markdown: no NaN, no -0.000.
+
+    ``transpose`` names the index of the transposed text (columns become rows):
+    a table of many interval columns reads better as one column per row label."""
+    text = _format_cells(table, digits, percent=percent, signed=signed, missing=missing)
+    if transpose is None:
+        return text
+    flipped = text.T
+    flipped.index.name = transpose
+    flipped.columns.name = None
+    return flipped
+
+
+def _format_cells(table: pd.DataFrame, digits: int, *, percent: Iterable[str], signed: Iterable[str],
+                  missing: dict[str, str] | None) -> pd.DataFrame:
     percent, signed, missing = set(percent), set(signed), dict(missing or {})
     merged = merge_intervals(table, digits, percent=percent, signed=signed, missing=missing)
     text = pd.DataFrame(

@@ -58,7 +58,8 @@ FIGURES: tuple[tuple[str, Callable[..., Path], str, str], ...] = (
 TABLE_CAPTIONS = {
     "scores": "Final score distribution per {by}: mean with its 95% t interval; win rate (share of "
               "player-games ranked first, ties included) with its 95% Wilson interval.",
-    "breakdown": "Mean points per game of each score category (penalties negative).",
+    "breakdown": "Mean points per game of each score category per {by} with its 95% t interval "
+                 "(penalties negative).",
     "endings": "How games ended: share of games with its 95% Wilson interval.",
     "pairs": "Head to head, as `wtsim compare` prints it: a's win rate against b (a tie counts 1/2, "
              "Wilson interval) and the mean paired score difference a − b (bootstrap interval).",
@@ -69,6 +70,8 @@ RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win r
                      "deal for both, t interval).")
 PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate", "completion_rate", "high_share")
 SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
+TRANSPOSED = {"breakdown": "category"}
+"""Tables shown with their columns as rows (one interval column per player)."""
 
 CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 1100px;
@@ -96,6 +99,7 @@ class Section:
     percent: tuple[str, ...] = PERCENT_COLUMNS
     missing: dict[str, str] = field(default_factory=dict)
     signed: tuple[str, ...] = SIGNED_COLUMNS
+    transpose: str | None = None
 
 
 @dataclass
@@ -120,11 +124,11 @@ class Content:
 
 def format_table(table: pd.DataFrame, percent: tuple[str, ...] = PERCENT_COLUMNS,
                  missing: dict[str, str] | None = None,
-                 signed: tuple[str, ...] = SIGNED_COLUMNS) -> pd.DataFrame:
+                 signed: tuple[str, ...] = SIGNED_COLUMNS, transpose: str | None = None) -> pd.DataFrame:
     """The table with every cell rendered as text: intervals as 'value [low, high]',
     rates as percentages, differences signed, 2 decimals, no NaN (a dash, or the
     column's `missing` text)."""
-    return text_table(table, 2, percent=percent, signed=signed, missing=missing)
+    return text_table(table, 2, percent=percent, signed=signed, missing=missing, transpose=transpose)
 
 
 MARKDOWN_SPECIAL = frozenset("\\`*_{}[]()<>#+!|~&")
@@ -141,7 +145,7 @@ def markdown_text(value: Any) -> str:
 def markdown_table(section: Section | pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table (no tabulate needed): index first, numbers right-aligned."""
     section = section if isinstance(section, Section) else Section("", "", section)
-    text = format_table(section.table, section.percent, section.missing, section.signed)
+    text = format_table(section.table, section.percent, section.missing, section.signed, section.transpose)
     esc = markdown_text
     header = [esc(text.index.name or ""), *(esc(c) for c in text.columns)]
     lines = ["| " + " | ".join(header) + " |",
@@ -154,7 +158,7 @@ def markdown_table(section: Section | pd.DataFrame) -> str:
 def html_table(section: Section | pd.DataFrame) -> str:
     """An HTML table with the index as its first column (one header row)."""
     section = section if isinstance(section, Section) else Section("", "", section)
-    text = format_table(section.table, section.percent, section.missing, section.signed)
+    text = format_table(section.table, section.percent, section.missing, section.signed, section.transpose)
     text = text.reset_index(names=text.index.name or "")
     return text.to_html(border=0, escape=True, index=False)
 
@@ -316,8 +320,8 @@ def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
 def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:
     tables = summary_tables(frame, by, pairs="pairs" in names)
     captions = {**TABLE_CAPTIONS, **({"pairs": RUN_PAIRS_CAPTION} if "match" not in frame else {})}
-    return [Section(name, captions[name].format(by=by), tables[name]) for name in names
-            if name in tables]
+    return [Section(name, captions[name].format(by=by), tables[name], transpose=TRANSPOSED.get(name))
+            for name in names if name in tables]
 
 
 def _read_frame(folder: Path) -> pd.DataFrame:

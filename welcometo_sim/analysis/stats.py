@@ -155,14 +155,17 @@ def t_value(confidence: float, df: int) -> float:
 
 
 def mean_interval(values: Sequence[float] | np.ndarray | pd.Series,
-                  confidence: float = 0.95) -> tuple[float, float, float]:
+                  confidence: float = 0.95, clip: bool = False) -> tuple[float, float, float]:
     """``(mean, low, high)``: the mean with its Student t interval.
 
     For game scores (bounded, many games) the t interval and the bootstrap
     agree; t is exact for normal data, needs no resampling (a million-game
     table is summarised in one pass) and is honest for a handful of games.
     With one value the bounds are NaN (nothing is known of the spread); with
-    none all three are NaN. Missing values are left out."""
+    none all three are NaN. Missing values are left out. ``clip`` keeps the
+    bounds between the smallest and largest value seen: for points that are
+    never negative (or never positive), a mean's interval should not cross 0
+    because the values are skewed."""
     array = np.asarray(values, dtype=float).ravel()
     array = array[~np.isnan(array)]
     n = array.size
@@ -172,6 +175,8 @@ def mean_interval(values: Sequence[float] | np.ndarray | pd.Series,
     if n == 1:
         return (mean, math.nan, math.nan)
     half = t_value(confidence, n - 1) * float(array.std(ddof=1)) / math.sqrt(n)
+    if clip:
+        return (mean, max(mean - half, float(array.min())), min(mean + half, float(array.max())))
     return (mean, mean - half, mean + half)
 
 

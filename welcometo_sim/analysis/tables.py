@@ -84,6 +84,23 @@ def category_breakdown(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     return table.sort_values("total", ascending=False)
 
 
+def category_means(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
+    """Per player (or strategy, or seat): the mean of every score component and
+    of the total, each with its 95% t interval kept within the values seen
+    (columns X, X_low, X_high), best total first. Printed transposed: one row
+    per category."""
+    grouped = frame.groupby(_group_key(frame, by), sort=False)
+    columns: dict[str, pd.Series] = {}
+    for column in [*SCORE_FIELDS, "total"]:
+        # column by column, one group at a time: a million-game table stays small
+        estimates = grouped[column].agg(lambda values: mean_interval(values.to_numpy(dtype=float), clip=True))
+        for i, suffix in enumerate(("", "_low", "_high")):
+            columns[column + suffix] = estimates.map(lambda estimate, i=i: estimate[i])
+    table = pd.DataFrame(columns)
+    table.index.name = by
+    return table.sort_values("total", ascending=False)
+
+
 def game_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """How games ended: per end reason, the number of games and their share with
     its Wilson interval."""
@@ -104,7 +121,7 @@ def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False)
     frame = keyed(frame)
     tables = {
         "scores": score_distribution(frame, by),
-        "breakdown": category_breakdown(frame, by),
+        "breakdown": category_means(frame, by),
         "endings": game_summary(frame),
     }
     if "match" in frame.columns and {"rank", "player"} <= set(frame.columns):
