@@ -423,3 +423,33 @@ def test_render_shows_the_boards_after_a_round(record):
     assert "total" not in early
     with pytest.raises(ReplayError, match="round 16: the game has rounds 1 to 15"):
         render(record, 16)
+
+
+def _paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _paths(item, path + (i,))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_mutated_record_replays_or_is_one_replay_error(record, data):
+    paths = [p for p in _paths(record) if p]
+    path = data.draw(st.sampled_from(paths))
+    new = data.draw(st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.text(max_size=9),
+                              st.lists(st.integers(0, 5), max_size=4)))
+    bad = copy.deepcopy(record)
+    target = bad
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    try:
+        again = replay(bad)
+    except ReplayError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert again.record["scores"] == [dict(s) for s in bad["scores"]]

@@ -367,11 +367,13 @@ def replay(record: Mapping) -> GameResult:
         return _replay(record, Replayer)
     except ReplayError:
         raise
-    except (DataError, KeyError, TypeError, ValueError, IndexError) as exc:
+    except (AttributeError, DataError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise ReplayError(f"record cannot be read: {exc.__class__.__name__}: {exc}") from None
 
 
 def _replay(record: Mapping, replayer_class) -> GameResult:
+    if not isinstance(record, Mapping):
+        raise ReplayError("a record is a JSON object")
     if record.get("game") != GAME_NAME or record.get("version") != RECORD_VERSION:
         raise ReplayError(f"not a {GAME_NAME} record of version {RECORD_VERSION}")
     rounds = record["rounds"]
