@@ -220,7 +220,7 @@ def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) 
         measures = point_measures(frame)
         if index == 0:
             baseline = measures
-        keys = {k: json.dumps(v) for k, v in chosen.items()}
+        keys = {k: json.dumps(v, default=str) for k, v in chosen.items()}
         rows += [{**keys, **row} for row in measure_rows(index, measures, baseline)]
     return pd.DataFrame(rows)
 
