@@ -211,12 +211,13 @@ def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) 
     rows = []
     baseline: dict[str, tuple[str, pd.Series]] = {}
     for index, (chosen, config) in enumerate(grid(base, settings)):
+        label = "; ".join(f"{k}={json.dumps(v, default=str)}" for k, v in chosen.items())
         try:
             frame = run(config)
         except ConfigError as exc:
-            raise SweepError(f"grid point {chosen}: {exc}") from None
+            raise SweepError(f"grid point {index} ({label}): {exc}") from None
         if frame.empty:
-            raise SweepError(f"grid point {chosen}: no game finished")
+            raise SweepError(f"grid point {index} ({label}): no game finished")
         measures = point_measures(frame)
         if index == 0:
             baseline = measures
