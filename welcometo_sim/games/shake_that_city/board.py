@@ -52,6 +52,7 @@ class Layout:
         self.construction_cells = tuple(self.bit(r, c) for r, c in data.construction_cells)
         self.pairs = data.construction_pairs
         self._shapes: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self._moves: dict[tuple[int, str, bool], tuple[tuple[Move, int], ...]] = {}
         self.neighbours = _neighbours_of(self.cols, self.not_first_col, self.not_last_col, self.full)
         self._frozen = True
 
@@ -112,6 +113,15 @@ class Layout:
         found = self._shapes.get(frame)
         if found is None:
             found = self._shapes[frame] = self._translations(frame)
+        return found
+
+    def moves(self, frame: int, building: str, wild: bool) -> tuple[tuple[Move, int], ...]:
+        """(Move, mask) of every translation of a shape for one colour (cached)."""
+        key = (frame, building, wild)
+        found = self._moves.get(key)
+        if found is None:
+            found = self._moves[key] = tuple((Move(building, wild, r, c), mask)
+                                             for r, c, mask in self.placements(frame))
         return found
 
     def _translations(self, frame: int) -> tuple[tuple[int, int, int], ...]:

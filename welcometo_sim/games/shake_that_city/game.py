@@ -193,6 +193,14 @@ class _Table:
         self.shaker = start_shaker(rules.data, rules.variant.wild_nights)
         self.passes = [0] * n_players
         self.rounds: list[dict] = []
+        self._counts: dict[tuple[int, ...], Mapping[str, int]] = {}
+
+    def counts(self, shaker: tuple[int, ...]) -> Mapping[str, int]:
+        """A shaker's cube counts by name, read-only (made once per shaker content)."""
+        found = self._counts.get(shaker)
+        if found is None:
+            found = self._counts[shaker] = _counts(shaker)
+        return found
 
     def start_of(self, round_: int) -> int:
         return (self.setup.start_player + round_ - 1) % len(self.boards)
@@ -209,7 +217,7 @@ class _Table:
                     pattern=tuple(CUBE_NAMES[c] for c in pattern), start_choice=start_choice,
                     allowed=allowed, board=self.boards[seat].copy(),
                     boards=tuple(b.copy() for b in self.boards), masks=read_only(moves),
-                    shaker=_counts(self.shaker), next_shaker=_counts(after),
+                    shaker=self.counts(self.shaker), next_shaker=self.counts(after),
                     tiles=self.setup.tiles, rules=self.rules)
 
     def finish_round(self, round_: int, pattern, chosen: list[Move | None], moves: list[dict]) -> None:

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .board import Board, Move, WILD_CODE
 from .data import BUILDINGS
-from .shake import frame_bits
 
 if TYPE_CHECKING:
     from .game import Rules
@@ -50,16 +49,17 @@ def legal_moves(board: Board, pattern: Sequence[int], allowed: Sequence[str]) ->
     covers (a mask), in a fixed order: colour, without then with wilds, row, col."""
     layout = board.layout
     occupied = board.occupied
-    wild = frame_bits(pattern, WILD_CODE)
+    frames = [0] * (WILD_CODE + 1)
+    for i, code in enumerate(pattern):
+        frames[code] |= 1 << i
+    wild = frames[WILD_CODE]
     moves: dict[Move, int] = {}
     for building in allowed:
-        own = frame_bits(pattern, BUILDINGS.index(building))
-        for with_wild, frame in ((False, own), (True, own | wild)):
-            if with_wild and not wild:
-                break
-            for row, col, mask in layout.placements(frame):
-                if not mask & occupied:
-                    moves[Move(building, with_wild, row, col)] = mask
+        own = frames[BUILDINGS.index(building)]
+        for with_wild in ((False, True) if wild else (False,)):
+            frame = own | wild if with_wild else own
+            moves.update({move: mask for move, mask in layout.moves(frame, building, with_wild)
+                          if not mask & occupied})
     return moves
 
 
