@@ -86,7 +86,7 @@ def core_extensions() -> list[Extension]:
     stale = [name for name in core["CORE_MODULES"] if not _c_file_current(name)]
     started = time.monotonic()
     if stale:
-        announce(f"translating {len(stale)} engine modules to C with Cython (about 30 s) ...")
+        announce(f"translating {len(stale)} engine modules to C with Cython (about 10 s) ...")
     for name in core["CORE_MODULES"]:
         source = core["source_path"](name, HERE)
         digest = core["source_digest"](source)
