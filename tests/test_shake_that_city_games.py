@@ -299,7 +299,9 @@ def test_bundled_configs_load_and_play():
 
     from welcometo_sim.games import load_game
 
-    paths = sorted(pathlib.Path(__file__).parent.parent.joinpath("configs").glob("shake-that-city*.yaml"))
+    import welcometo_sim.games.shake_that_city as stc
+
+    paths = sorted(pathlib.Path(stc.__file__).parent.joinpath("configs").glob("shake-that-city*.yaml"))
     assert len(paths) >= 5
     variants = set()
     for path in paths:
