@@ -455,3 +455,31 @@ def test_a_mutated_record_replays_or_is_one_replay_error(record, data):
         assert "\n" not in str(exc)
     else:
         assert again.record["scores"] == [dict(s) for s in bad["scores"]]
+
+
+class Watcher(Strategy):
+    """Plays at random and checks what each view offers against the colour rules."""
+
+    name = "watcher"
+
+    def __init__(self):
+        super().__init__()
+        self.seen = {"free_copy": 0, "closed": 0}
+
+    def choose(self, view, moves):
+        shown = {c for c in view.pattern if c != "wild"}
+        assert set(view.allowed) <= shown
+        assert {m.building for m in moves} <= set(view.allowed)
+        if view.is_start:
+            assert view.start_choice is None and set(view.allowed) == shown
+        elif view.start_choice is not None:
+            assert (view.start_choice in view.allowed) == view.free
+            self.seen["free_copy" if view.free else "closed"] += 1
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+def test_views_offer_the_start_players_colour_to_the_others_only_in_the_last_rounds():
+    watchers = [Watcher() for _ in range(3)]
+    for seed in range(6):
+        play_game(watchers, seed)
+    assert all(w.seen["free_copy"] > 0 and w.seen["closed"] > 0 for w in watchers)
