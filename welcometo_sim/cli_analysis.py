@@ -572,8 +572,8 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
     except balancing.BalanceError as exc:
         fail(str(exc))
     click.echo(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan a round, "
-               f"seed {spec.seed}, target {result.target:.2f} points per player-game; "
-               f"cells: values: points per player-game")
+               f"seed {spec.seed}, target {result.target:.2f} points per player-game "
+               f"(each cell: high/low values: points per player-game)")
     click.echo(f"\nrounds\n{format_table(balancing.rounds_table(result), 2).to_string()}")
     confirmation = balancing.confirmation_table(result)
     click.echo(f"\nround {result.best.number} and the start on {settings.fresh_games()} fresh games per plan\n"
@@ -591,7 +591,7 @@ def _write_balanced(out: str | None, loaded: RunSpec, result, deck: int) -> None
     document = balancing.balanced_document(loaded.to_dict(), result)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+        path.write_text(yaml.safe_dump(document, sort_keys=False, default_flow_style=None), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
     click.echo(f"balanced config written to {path}")
