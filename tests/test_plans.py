@@ -3,6 +3,7 @@ default seating and diverse tables."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -174,6 +175,19 @@ def test_exploring_seats_play_different_games_on_the_same_cards():
     spec = parse_config({"games": 6, "seed": 3, "players": [ref, ref]})
     same = to_frame(run_chunks(spec)[0]).groupby("game")["total"].nunique()
     assert (same == 1).all()  # deterministic seats: one game played twice
-    from dataclasses import replace
     explored = to_frame(run_chunks(replace(spec, players=players))[0]).groupby("game")["total"].nunique()
     assert (explored > 1).sum() >= 4
+
+
+@pytest.mark.parametrize("ref", ["heuristic", "lookahead"])
+def test_a_negative_temperature_is_a_user_error(ref, capsys):
+    line = user_error(["compare", f"{ref}:temperature=-1", "random", "--games", "1"], capsys)
+    assert "temperature" in line and "at least 0" in line
+
+
+def test_lookahead_explores_legally_and_differently():
+    """The engine raises on any illegal answer; two exploring seats part ways."""
+    players = players_from_refs(["lookahead:temperature=0.1,samples=2", "lookahead:temperature=0.1,samples=2"])
+    spec = parse_config({"games": 2, "seed": 5, "players": ["random", "random"]})
+    frame = to_frame(run_chunks(replace(spec, players=players))[0])
+    assert (frame.groupby("game")["total"].nunique() > 1).any()
