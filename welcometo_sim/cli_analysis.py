@@ -223,7 +223,7 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out:
             frame.insert(1, "batch", number)
             frames.append(frame)
             totals = frame.pivot(index="game", columns="player", values="total")
-            return (totals[a] - totals[b]).to_numpy(dtype=float)
+            return (totals[a] - totals[b]).dropna().to_numpy(dtype=float)  # games lost to on_error: skip
         return run_sequential(next_batch, settings, a, b)
 
     result = _run_with_progress(settings.max_games, quiet, play)
