@@ -121,7 +121,7 @@ def test_the_same_run_into_its_own_folder_continues_it(tmp_path, pair, monkeypat
     assert_frame_equal(read_table(out), table)
     assert (out / "records.jsonl").read_bytes() == records
     code, text, err = wtsim(args(pair, out, "--seed", "3", "--records"), capsys)
-    assert code == 0 and "already finished" in text
+    assert code == 0 and text == f"{out}\n"  # already finished: with -q, stdout is the folder alone
 
 
 def test_a_folder_of_other_files_is_refused_and_force_writes_beside_them(tmp_path, pair, capsys):
