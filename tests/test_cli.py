@@ -19,6 +19,7 @@ import yaml
 from pandas.testing import assert_frame_equal
 
 import welcometo_sim
+from welcometo_sim.compiled_core import engine
 from helpers import rendered_houses, user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.config import load_config
@@ -196,6 +197,7 @@ def test_output_folder_contents(tmp_path, random_config, capsys):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert MANIFEST_KEYS <= set(manifest)
     assert manifest["version"] == welcometo_sim.__version__
+    assert manifest["engine"] == engine()   # the report's header names it
     assert manifest["seed"] == 4 and manifest["games"] == 12
     assert manifest["wall_seconds"] >= 0 and manifest["games_per_second"] > 0
     lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()

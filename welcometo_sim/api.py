@@ -28,6 +28,7 @@ from typing import Callable
 import pandas as pd
 
 from . import __version__
+from .compiled_core import engine
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError, RunSpec, load_config
 from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE, ChunkStore,
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
@@ -333,6 +334,7 @@ def _start_manifest(spec: RunSpec, fmt: str, records: bool) -> dict:
         "sessions": 1,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "python": platform.python_version(),
+        "engine": engine(),
     }
 
 
