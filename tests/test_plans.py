@@ -51,7 +51,7 @@ def test_every_rate_and_mean_has_an_interval_around_it():
     assert row["high_share"] == 0.75
     assert row["high_won"] == 1.0 and row["high_seats"] == 1.5
     assert row["points_per_game"] == (6 + 3 + 6 + 6) / 4
-    for column in ("completion_rate", "high_share", "high_won", "points_per_game", "mean_total",
+    for column in ("completion_rate", "high_share", "high_won", "high_seats", "points_per_game", "mean_total",
                    "total_vs_deck"):
         assert row[f"{column}_low"] <= row[column] <= row[f"{column}_high"], column
     never = table.loc["estates-6-6"]

@@ -81,7 +81,7 @@ def plan_metrics(trial: pd.DataFrame, spec: PlanSpec) -> dict:
     row["turn_q3"] = float(completed_turns.quantile(0.75)) if len(completed_turns) else np.nan
     _with_interval(row, "high_share", _rate(float(first.sum()), int(done.sum())))
     _with_interval(row, "high_won", _rate(float(high_games.sum()), len(games)))
-    row["high_seats"] = float(games.loc[high_games, "high"].mean()) if high_games.any() else np.nan
+    _with_interval(row, "high_seats", mean_ci(games.loc[high_games, "high"]))
     _with_interval(row, "points_per_game", mean_ci(games["points"]))
     _with_interval(row, "mean_total", mean_ci(games["total"]))
     _with_interval(row, "mean_turns", mean_ci(game_turns))
