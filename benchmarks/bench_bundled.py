@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from welcometo_sim.analysis.stats import paired_bootstrap_ci
 from welcometo_sim.api import resolve_spec, run
@@ -58,11 +59,22 @@ def config_rows(path: Path, strategies: list[str], games: int, seed: int, jobs: 
     return rows
 
 
+def welcome_to_configs() -> list[str]:
+    """The bundled Welcome To configs, but the random baseline (another game's configs name their `game:`)."""
+    names = []
+    for path in sorted(CONFIGS.glob("*.yaml")):
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if config.get("game", "welcome-to") == "welcome-to" and not path.stem.startswith("baseline"):
+            names.append(path.stem)
+    return names
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strategies", default="learned,lookahead",
                         help="comma-separated; the first is compared with each other (default learned,lookahead)")
-    parser.add_argument("--configs", help="comma-separated config names under configs/ (default: all)")
+    parser.add_argument("--configs", help="comma-separated config names under configs/ "
+                                          "(default: every Welcome To config but the random baseline)")
     parser.add_argument("--games", type=int, default=200, help="games per config and strategy")
     parser.add_argument("--seed", type=int, default=1, help="run seed: every strategy plays the same seeds")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes; -1 = every core")
@@ -76,7 +88,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
-    names = args.configs.split(",") if args.configs else sorted(p.stem for p in CONFIGS.glob("*.yaml"))
+    names = args.configs.split(",") if args.configs else welcome_to_configs()
     rows = []
     for name in names:
         rows.extend(config_rows(CONFIGS / f"{name}.yaml", strategies, args.games, args.seed, args.jobs))
