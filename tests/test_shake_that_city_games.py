@@ -299,14 +299,15 @@ def test_bundled_configs_load_and_play():
 
     from welcometo_sim.games import load_game
 
-    import welcometo_sim.games.shake_that_city as stc
+    from welcometo_sim.config import load_config
 
-    paths = sorted(pathlib.Path(stc.__file__).parent.joinpath("configs").glob("shake-that-city*.yaml"))
+    paths = sorted((pathlib.Path(__file__).resolve().parents[1] / "configs").glob("shake-that-city*.yaml"))
     assert len(paths) >= 5
     variants = set()
     for path in paths:
         config = yaml.safe_load(path.read_text())
         assert config["game"] == "shake-that-city"
+        assert load_config(path).game == "shake-that-city"
         seats = [p["strategy"] if isinstance(p, dict) else p for p in config["players"]]
         game = load_game(config["game"], {"variant": config.get("variant"),
                                           "overrides": config.get("overrides")}, len(seats))

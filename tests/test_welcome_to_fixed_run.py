@@ -35,3 +35,18 @@ def test_a_fixed_welcome_to_run_gives_the_saved_table(config: Path, overrides: d
     assert list(played.columns) == list(expected.columns)
     assert len(played) == len(expected) > 0
     pd.testing.assert_frame_equal(played, expected)
+
+
+def test_welcome_to_behind_the_game_interface_gives_the_runners_rows() -> None:
+    from welcometo_sim.games import load_game
+    from welcometo_sim.sim.runner import game_seed
+
+    expected = pd.read_csv(DATA / "welcome_to_baseline_random.csv", keep_default_na=False, dtype=str)
+    game = load_game("welcome-to", {"variant": {"board": "base"}}, 2)
+    for index in (0, 7):
+        result = game.play(["greedy", "random"], game_seed(11, index))
+        played = _as_saved(pd.DataFrame(result.rows).astype(dict(game.dtypes)))
+        saved = expected[expected["game"] == str(index)].drop(columns="game").reset_index(drop=True)
+        pd.testing.assert_frame_equal(played, saved)
+        game.replay(result.record)
+        assert "seat 1: random (random)" in game.render(result.record, 5)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import __version__
 from .compiled_core import engine
-from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError, RunSpec, load_config
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, ConfigError, RunSpec, load_config
 from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE, ChunkStore,
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
                           read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
@@ -97,6 +97,8 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
         raise ConfigError("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
     _check_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size, move_timeout=move_timeout)
     spec = config if isinstance(config, RunSpec) else load_config(config)
+    if move_timeout is not None and spec.game != WELCOME_TO:
+        raise ConfigError(f"--move-timeout: limits Welcome To strategies only (not {spec.game}'s)")
     if scheduler is not None and backend is None:
         backend = "dask"
     if backend == "loky" and scheduler is None:

@@ -22,7 +22,10 @@ import yaml
 from click.shell_completion import CompletionItem
 
 from .analysis.formatting import table_text
-from .analysis.tables import read_summary, summary_tables
+from .analysis.tables import read_summary
+from .games.records import problems as game_record_problems, record_game, record_index
+from .games.records import render as render_game_record
+from .games.tables import summary_tables
 from .api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from .compiled_core import engine
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, ConfigError, RunSpec, bounded_yaml, parse_config
@@ -446,14 +449,14 @@ def _parse_line(raw: bytes, where: str) -> Any:
 
 
 def _game_label(record: Any) -> str:
-    game = record.get("game") if isinstance(record, dict) else None
+    game = record_index(record)
     return f"game {game}" if isinstance(game, int) and not isinstance(game, bool) else "game ?"
 
 
 def _read_record(path: str, game: int) -> tuple[int, dict]:
     """The record of `game` and its line number."""
     for line_no, record in _record_lines(path):
-        if isinstance(record, dict) and record.get("game") == game:
+        if isinstance(record, dict) and record_index(record) == game:
             return line_no, record
     fail(f"{path}: no record of game {game}")
     raise AssertionError  # unreachable
@@ -466,11 +469,22 @@ def _read_record(path: str, game: int) -> tuple[int, dict]:
 def show(records: str, game: int, turn: int | None) -> None:
     """Render the sheets of a recorded game as text, at its end or after a turn."""
     line_no, record = _read_record(records, game)
+    if record_game(record):
+        _show_other(records, line_no, game, record, turn)
+        return
     try:
         _show_record(record, turn)
     except RecordFormatError as exc:
         fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
     except ReplayError as exc:
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+
+
+def _show_other(records: str, line_no: int, game: int, record: dict, turn: int | None) -> None:
+    """`show` of another game's record: its boards after round `turn` (default: the end)."""
+    try:
+        click.echo(render_game_record(record, turn))
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
         fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
 
 
@@ -501,7 +515,7 @@ def verify_cmd(records: str) -> None:
     bad = checked = 0
     for line_no, record in _record_lines(records):
         try:
-            problems = disagreements(record)
+            problems = game_record_problems(record) if record_game(record) else disagreements(record)
         except RecordFormatError as exc:
             fail(f"{records}:{line_no}: {_game_label(record)}: malformed record: {exc}")
         checked += 1

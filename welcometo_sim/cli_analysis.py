@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from .analysis.compare import comparison_tables
+from .games.tables import comparison_tables
 from .analysis import balance as balancing
 from .analysis.formatting import format_interval, format_table
 from .analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
@@ -106,7 +106,7 @@ def _spec(config: str | None, strategies: tuple[str, ...], games: int | None, se
           jobs: int | None) -> RunSpec:
     spec = resolve_spec(config, games=games, seed=seed, jobs=jobs)
     if strategies:
-        spec = replace(spec, players=players_from_refs(list(strategies)))
+        spec = replace(spec, players=players_from_refs(list(strategies), spec.game))
     return spec
 
 
@@ -274,7 +274,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
       wtsim plans configs/base.yaml --games-per-plan 500 --seed 1 --jobs 2
       wtsim plans --strategies greedy,heuristic,learned --deck 1 --games-per-plan 100
     """
-    spec = resolve_spec(config, seed=seed, jobs=jobs)
+    spec = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("plans")
     output_folder(out)
     decks = decks or (1, 2, 3)
     levels = _skill_levels(skills, strategy)
@@ -399,7 +399,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    seated = _seated(load_config(config), strategy)
+    seated = _seated(load_config(config).require_welcome_to("sweep"), strategy)
     base = seated.to_dict()
     output_folder(out)
     overrides = {"games": games, "seed": seed, "jobs": jobs}
@@ -506,7 +506,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
       wtsim tune greedy --param weights.flexibility=0:3 --param weights.points=0.5:2 --games 200 --jobs 2
       wtsim tune greedy --param shortlist=2:8 --objective winrate --opponent random --out best.yaml
     """
-    base = resolve_spec(config, seed=seed, jobs=jobs)
+    base = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("tune")
     start = parse_strategy(strategy)
     cls = load_strategy(start.ref)
     opponent_specs = [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
@@ -563,7 +563,7 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
       wtsim balance configs/base.yaml --deck 1 --games 100 --jobs 2
       wtsim run results/balance-base-deck1-20261202-010000.yaml
     """
-    loaded = resolve_spec(config, seed=seed, jobs=jobs)
+    loaded = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("balance")
     spec = _seated(loaded, strategy)
     settings = balancing.BalanceSettings(deck, games, rounds, tolerance, final_games)
     try:

@@ -45,7 +45,9 @@ MAX_YAML_BYTES = 1 << 20
 """Bytes of a config or params_file read at most."""
 MAX_YAML_NODES = 100_000
 """YAML nodes of a document at most, every alias counted as often as it is used."""
-TOP_KEYS = {"name", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
+WELCOME_TO = "welcome-to"
+"""The game a config plays when it has no `game:` key."""
+TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
 BACKENDS = ("loky", "dask")
@@ -82,6 +84,9 @@ class RunSpec:
     backend: str = "loky"
     scheduler: str | None = None
     source: str = "<dict>"
+    game: str = WELCOME_TO
+    game_params: dict | None = field(default=None, compare=False)
+    """Another game's checked `{variant, overrides}` (None for Welcome To, whose are `variant`)."""
 
     def seated(self, index: int) -> tuple[PlayerConfig, ...]:
         """The players of game `index` in seat order: as configured, or rotated by
@@ -91,12 +96,20 @@ class RunSpec:
         shift = index % len(self.players)
         return self.players[shift:] + self.players[:shift]
 
+    def require_welcome_to(self, command: str) -> "RunSpec":
+        """Itself, or a ConfigError for a command that plays Welcome To only."""
+        if self.game != WELCOME_TO:
+            raise ConfigError(f"{self.source}: game: wtsim {command} plays Welcome To only, not {self.game}")
+        return self
+
     def with_overrides(self, **changes: Any) -> "RunSpec":
         """A copy with some fields replaced (values of None are ignored)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
     def to_dict(self) -> dict:
         """The config as resolved, in the YAML schema (written next to results)."""
+        if self.game != WELCOME_TO:
+            return self._game_dict()
         return {
             "name": self.name,
             "games": self.games,
@@ -115,6 +128,21 @@ class RunSpec:
             "move_timeout": self.move_timeout,
             "backend": self.backend,
             "scheduler": self.scheduler,
+        }
+
+
+    def _game_dict(self) -> dict:
+        """to_dict of another game: its own `variant` and `overrides`, no Welcome To keys."""
+        params = self.game_params or {}
+        return {
+            "name": self.name, "game": self.game, "games": self.games, "seed": self.seed,
+            "jobs": self.jobs, "chunk_size": self.chunk_size, "rotate_seats": self.rotate_seats,
+            "variant": dict(params.get("variant") or {}),
+            "players": [{"name": p.name, "strategy": p.strategy.ref, "params": p.strategy.params}
+                        for p in self.players],
+            "overrides": params.get("overrides") or None,
+            "on_error": self.on_error, "move_timeout": self.move_timeout,
+            "backend": self.backend, "scheduler": self.scheduler,
         }
 
 
@@ -267,17 +295,23 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
     if len(name.encode("utf-8")) > MAX_NAME_BYTES:
         raise ConfigError(f"{where}: name: at most {MAX_NAME_BYTES} bytes (it names the run folder), "
                           f"got {len(name.encode('utf-8'))}")
-    variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
-    players = _parse_players(raw.get("players"), where, base_dir)
-    try:
-        variant.check(len(players))
-    except VariantError as exc:
-        raise ConfigError(f"{where}: variant: {exc}") from None
+    game = _game_name(raw, where)
+    if game == WELCOME_TO:
+        variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
+        players = _parse_players(raw.get("players"), where, base_dir)
+        try:
+            variant.check(len(players))
+        except VariantError as exc:
+            raise ConfigError(f"{where}: variant: {exc}") from None
+        chosen: dict[str, Any] = {"variant": variant, "plans": plans}
+    else:
+        from .games.config import parse_game
+        players, params = parse_game(game, raw, where)
+        chosen = {"game": game, "game_params": params}
     return RunSpec(
         name=name,
         players=players,
-        variant=variant,
-        plans=plans,
+        **chosen,
         games=_int(raw, "games", where, 1000, minimum=1, maximum=MAX_GAMES),
         seed=_int(raw, "seed", where, 0, minimum=0, maximum=MAX_SEED),
         jobs=_int(raw, "jobs", where, 1, minimum=-64, maximum=MAX_JOBS),
@@ -286,6 +320,17 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
         **_run_policy(raw, where),
         source=where,
     )
+
+
+def _game_name(raw: dict, where: str) -> str:
+    """The config's `game:` (default Welcome To), checked against the registered games."""
+    from .games import GAMES
+
+    game = raw.get("game", WELCOME_TO)
+    known = (WELCOME_TO, *sorted(name for name in GAMES if name != WELCOME_TO))
+    if game not in known:
+        raise ConfigError(f"{where}: game: unknown game {_short(game)} (known: {', '.join(known)})")
+    return game
 
 
 def _run_policy(raw: dict, where: str) -> dict[str, Any]:
@@ -439,7 +484,7 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
         try:
             spec = parse_strategy(ref, params)
         except StrategyLoadError as exc:
-            raise ConfigError(f"{where}: {at}.strategy: {exc}") from None
+            raise ConfigError(f"{where}: {at}.strategy: {_other_game_hint(ref) or exc}") from None
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
             raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: malformed parameter value "
@@ -452,6 +497,12 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
             raise ConfigError(f"{where}: {at}.name: must be a string")
         players.append(PlayerConfig(_unique(name, taken), spec))
     return tuple(players)
+
+
+def _other_game_hint(ref: str) -> str | None:
+    """'x is a strategy of game y' for a strategy that only another game knows."""
+    from .games.config import other_game_of
+    return other_game_of(ref, WELCOME_TO)
 
 
 def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
@@ -592,10 +643,14 @@ def _unique(name: str, taken: set[str]) -> str:
     return candidate
 
 
-def players_from_refs(refs: list[str]) -> tuple[PlayerConfig, ...]:
-    """Players from command-line strategy references, e.g. ['greedy', 'random']."""
+def players_from_refs(refs: list[str], game: str = WELCOME_TO) -> tuple[PlayerConfig, ...]:
+    """Players of `game` from command-line strategy references, e.g. ['greedy', 'random']
+    (names are resolved in that game's strategy registry)."""
+    if game != WELCOME_TO:
+        from .games.config import game_players
+        return game_players(game, list(refs), "command line")
     return _parse_players(list(refs), "command line")
 
 
-__all__ = ["ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
+__all__ = ["WELCOME_TO", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
            "default_config_path", "players_from_refs"]

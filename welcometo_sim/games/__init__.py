@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import Any, Callable, Mapping, Sequence
 
 GAMES: dict[str, str] = {
+    "welcome-to": "welcometo_sim.games.welcome_to",
     "shake-that-city": "welcometo_sim.games.shake_that_city",
 }
 """Game name -> module; the module provides `load_rules`, `play_game`, `replay`, `render`,

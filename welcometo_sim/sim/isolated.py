@@ -120,7 +120,7 @@ def play_isolated(spec: Any, start: int, stop: int, record: bool) -> Any:
     from .rows import empty_columns
     from .runner import ChunkResult, error_row, game_seed
 
-    chunk = ChunkResult(start, stop, empty_columns(), [])
+    chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
     index = start
     while index < stop:
         with tempfile.TemporaryDirectory(prefix="wtsim-replay-") as scratch:
@@ -213,6 +213,9 @@ def _child(out_fd: int, trace_path: str) -> None:
         _send(out, ("ready",))
         for index in range(start, stop):
             tracer.mark(index, -1, 0, "")
+            if spec.game != "welcome-to":
+                _send(out, _other_game(spec, index, record))
+                continue
             try:
                 result = play_one(spec, index, record, tracer=tracer)
             except StrategyError as error:
@@ -223,6 +226,24 @@ def _child(out_fd: int, trace_path: str) -> None:
                 line = json.dumps(result.record, separators=(",", ":"))
             _send(out, ("game", index, game_rows(spec, index, result), line))
         _send(out, ("end",))
+
+
+def _other_game(spec: Any, index: int, record: bool) -> tuple:
+    """The message of game `index` of another game's run, played in this process."""
+    import json
+
+    from ..rules.game import StrategyError
+    from .rows import empty_columns, other_game_rows
+    from .runner import game_seed, play_other
+
+    try:
+        result = play_other(spec, index, game_seed(spec.seed, index))
+    except StrategyError as error:
+        return ("error", index, error)
+    columns = empty_columns(spec.game)
+    other_game_rows(index, result.rows, columns)
+    line = json.dumps({**result.record, "index": index}, separators=(",", ":")) if record else None
+    return ("game", index, columns, line)
 
 
 def child_main(argv: list[str]) -> None:

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import pandas as pd
 import yaml
 
-from ..rules.scoring import SCORE_FIELDS
-from .rows import COLUMNS, ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, column_dtypes
+from .rows import (COLUMNS, ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, categories_of, column_dtypes,
+                   dtypes_of, game_of_columns, table_columns_of)
 
 if TYPE_CHECKING:
     from .runner import ChunkResult
@@ -66,7 +66,11 @@ def output_error(path: str | os.PathLike, exc: OSError, what: str = "cannot writ
 
 
 def to_frame(columns: dict[str, list]) -> pd.DataFrame:
-    """Columns from the runner -> the typed result table (plan turns nullable)."""
+    """Columns from the runner -> the typed result table (plan turns nullable);
+    another game's columns get that game's types."""
+    game = game_of_columns(columns)
+    if game != "welcome-to":
+        return pd.DataFrame({name: columns[name] for name in table_columns_of(game)}).astype(dtypes_of(game))
     frame = pd.DataFrame({name: columns[name] for name in COLUMNS})
     for column in PLAN_TURN_COLUMNS:
         frame[column] = pd.array(columns[column], dtype="Int16")
@@ -148,7 +152,7 @@ def read_table(folder: str | os.PathLike) -> pd.DataFrame:
                     frame[column] = frame[column].astype("Int16")
     except Exception as exc:
         raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
-    missing = [c for c in COLUMNS if c not in frame.columns]
+    missing = [c for c in table_columns_of(game_of_columns(frame.columns)) if c not in frame.columns]
     if missing:
         raise ResultsError(f"{path}: not a welcometo-sim result table (missing {', '.join(missing[:5])})")
     return frame
@@ -508,8 +512,10 @@ def read_summary_frame(folder: str | os.PathLike, by: str = "player") -> pd.Data
     batch at a time into preallocated arrays: summarising a million-game run
     needs about 60 MB for the table instead of a gigabyte."""
     path = table_path(folder)
-    columns = list(dict.fromkeys(["game", by, "total", "won", *SCORE_FIELDS, "end_reason"]))
     _check_parquet_reader(path)
+    game = game_of_columns(_column_names(path))
+    ending = ["end_reason"] if game == "welcome-to" else []
+    columns = list(dict.fromkeys(["game", by, "total", "won", *categories_of(game), *ending]))
     try:
         if path.suffix == ".parquet":
             return _read_parquet_columns(path, columns)
@@ -521,9 +527,22 @@ def read_summary_frame(folder: str | os.PathLike, by: str = "player") -> pd.Data
         raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
 
 
+def _column_names(path: Path) -> list[str]:
+    """The column names of a result table file, without reading its rows."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+            return list(pq.ParquetFile(path).schema_arrow.names)
+        return list(pd.read_csv(path, nrows=0).columns)
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
+
+
 def _small_ints(columns: list[str]) -> dict[str, str]:
     """Game numbers fit in int32 and points in int16."""
-    small = {"game": "int32", "total": "int16", **{field: "int16" for field in SCORE_FIELDS}}
+    small = {"game": "int32", "total": "int16",
+             **{field: "int16" for game in ("welcome-to", game_of_columns(columns))
+                for field in categories_of(game)}}
     return {column: small[column] for column in columns if column in small}
 
 
@@ -562,6 +581,6 @@ def _check_parquet_reader(path: Path) -> None:
 
 
 def _check_columns(path: Path, names: Any) -> None:
-    missing = [c for c in COLUMNS if c not in set(names)]
+    missing = [c for c in table_columns_of(game_of_columns(names)) if c not in set(names)]
     if missing:
         raise ResultsError(f"{path}: not a welcometo-sim result table (missing {', '.join(missing[:5])})")

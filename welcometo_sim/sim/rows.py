@@ -42,8 +42,59 @@ def column_dtypes() -> dict[str, str]:
     return dtypes
 
 
-def empty_columns() -> dict[str, list]:
-    return {name: [] for name in COLUMNS}
+def empty_columns(game: str = "welcome-to") -> dict[str, list]:
+    """Empty result columns of `game`'s table (Welcome To's by default)."""
+    return {name: [] for name in table_columns_of(game)}
+
+
+def table_columns_of(game: str) -> list[str]:
+    """The result columns of `game`: Welcome To's, or `game` then the game's own row columns."""
+    if game == "welcome-to":
+        return COLUMNS
+    return ["game", *_module(game).RESULT_COLUMNS]
+
+
+def dtypes_of(game: str) -> dict[str, str]:
+    """The pandas dtype of every result column of `game`."""
+    if game == "welcome-to":
+        return column_dtypes()
+    return {"game": "int64", **_module(game).COLUMN_DTYPES}
+
+
+def categories_of(game: str) -> list[str]:
+    """The score categories (columns that add up to `total`) of `game`."""
+    if game == "welcome-to":
+        return list(SCORE_FIELDS)
+    return list(_module(game).CATEGORIES)
+
+
+def game_of_columns(names) -> str:
+    """The game whose result table (or summary columns) has the columns `names`:
+    another registered game when all its score categories are there and Welcome
+    To's are not, else Welcome To."""
+    from ..games import GAMES
+
+    present = set(names)
+    if not set(SCORE_FIELDS) <= present:
+        for game in GAMES:
+            if set(categories_of(game)) <= present:
+                return game
+    return "welcome-to"
+
+
+def _module(game: str):
+    from importlib import import_module
+
+    from ..games import GAMES
+    return import_module(GAMES[game])
+
+
+def other_game_rows(index: int, rows: list[dict], columns: dict[str, list]) -> None:
+    """Append one finished game of another game (its result rows) to `columns`."""
+    for row in rows:
+        columns["game"].append(index)
+        for name, value in row.items():
+            columns[name].append(value)
 
 
 def game_rows(spec: RunSpec, index: int, result: GameResult) -> dict[str, list]:

@@ -36,13 +36,13 @@ from typing import Any, Callable, Iterator
 
 from joblib import Parallel, delayed, parallel_config
 
-from ..config import ConfigError, RunSpec
+from ..config import WELCOME_TO, ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
 from .guard import describe, escaped_error, interrupt_signals, signal_received, watch_parent
 from .isolated import Traced, WorkerLost, play_isolated
 from .results import encode_table, parquet_available
-from .rows import empty_columns, game_rows
+from .rows import empty_columns, game_rows, other_game_rows
 
 MAX_CHUNK = 250
 DASK_MISSING = "--backend dask needs dask.distributed: pip install 'welcometo-sim[dask]'"
@@ -216,6 +216,8 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
 
 
 def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
+    if spec.game != WELCOME_TO:
+        return _play_game_chunk(spec, start, stop, record)
     chunk = ChunkResult(start, stop, empty_columns(), [])
     seeds = game_seeds(spec.seed, start, stop)
     prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
@@ -232,6 +234,51 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResu
             chunk.columns[key].extend(values)
         if result.record is not None:
             chunk.records.append(json.dumps(result.record, separators=(",", ":")))
+    return chunk
+
+
+@lru_cache(maxsize=8)
+def _loaded_game(name: str, params_json: str, n_players: int) -> Any:
+    """The game of a run, loaded once per process (its rules are checked and read-only)."""
+    from ..games import load_game
+
+    return load_game(name, json.loads(params_json), n_players)
+
+
+def run_game(spec: RunSpec) -> Any:
+    """The :class:`~welcometo_sim.games.Game` a run of another game plays."""
+    params = json.dumps(spec.game_params or {}, sort_keys=True)
+    return _loaded_game(spec.game, params, len(spec.players))
+
+
+def play_other(spec: RunSpec, index: int, seed: int) -> Any:
+    """Game `index` of a run of another game; a strategy's failure is a StrategyError."""
+    game = run_game(spec)
+    seated = spec.seated(index)
+    try:
+        return game.play([p.strategy.seat(p.name) for p in seated], seed)
+    except Exception as exc:  # noqa: BLE001 - whatever a strategy raised, named with its game
+        seat = getattr(exc, "seat", -1)
+        strategy = seated[seat].strategy.id if 0 <= seat < len(seated) else "?"
+        problem = str(exc).split(": ", 1)[-1] if hasattr(exc, "round") else f"raised {describe(exc)}"
+        raise StrategyError(strategy, seat, seed, getattr(exc, "round", 0), problem) from None
+
+
+def _play_game_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
+    """`_play_chunk` of another game: played through its game interface."""
+    chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
+    for index, seed in zip(range(start, stop), game_seeds(spec.seed, start, stop)):
+        try:
+            result = play_other(spec, index, seed)
+        except StrategyError as error:
+            chunk.errors.append(error_row(spec, index, error))
+            if spec.on_error == "fail":
+                chunk.failure = error
+                return chunk
+            continue
+        other_game_rows(index, result.rows, chunk.columns)
+        if record:
+            chunk.records.append(json.dumps({**result.record, "index": index}, separators=(",", ":")))
     return chunk
 
 
@@ -538,7 +585,7 @@ def run_chunks(spec: RunSpec, record: bool = False,
     `on_chunk` sees every chunk as it arrives (progress bars, record writers).
     Raises the first StrategyError under on_error fail; skipped games have no rows."""
     started = time.perf_counter()
-    columns = empty_columns()
+    columns = empty_columns(spec.game)
     for chunk in iter_chunks(spec, record=record):
         if chunk.failure is not None:
             raise chunk.failure

@@ -1,0 +1,155 @@
+"""The config keys of a game other than Welcome To: its `variant`/`overrides`
+checked by the game itself, and players resolved in that game's strategy registry.
+
+Strategy names are looked up within the config's game only: `greedy` in a
+Shake That City config is Shake That City's greedy, and a name that only
+another game knows is refused with one line naming that game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import GAMES, load_game
+
+WELCOME_TO = "welcome-to"
+PLAYER_KEYS = {"strategy", "name", "params"}
+GAME_KEYS = {"variant", "overrides"}
+
+
+@dataclass(frozen=True)
+class GameStrategy:
+    """A seat's strategy of another game: its registered name and parameters
+    (picklable, so workers build the strategy object themselves)."""
+
+    ref: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def id(self) -> str:
+        """The strategy id written to result tables."""
+        return self.ref
+
+    def seat(self, name: str) -> dict:
+        """The seat spec the game's `play` takes."""
+        return {"strategy": self.ref, "params": self.params, "name": name}
+
+
+def _fail(message: str) -> Exception:
+    from ..config import ConfigError
+    return ConfigError(message)
+
+
+def parse_game(game: str, raw: dict, where: str) -> tuple[tuple, dict]:
+    """The players and the checked `{variant, overrides}` of a config of `game`."""
+    if raw.get("move_timeout") is not None:
+        raise _fail(f"{where}: move_timeout: limits Welcome To strategies only (not {game}'s)")
+    entries = raw.get("players")
+    if not isinstance(entries, list) or not entries:
+        raise _fail(f"{where}: players: missing or not a non-empty list of strategies")
+    params: dict[str, Any] = {}
+    for key in ("variant", "overrides"):  # the variant alone first: an error is then named by its key
+        if raw.get(key) is None:
+            continue
+        if not isinstance(raw[key], dict):
+            raise _fail(f"{where}: {key}: must be a mapping")
+        params[key] = raw[key]
+        loaded = _loaded(game, params, len(entries), where, key)
+    if not params:
+        loaded = _loaded(game, params, len(entries), where, "players")
+    return game_players(game, entries, where, loaded.strategies), params
+
+
+def _loaded(game: str, params: dict, n_players: int, where: str, key: str):
+    """The game with `params`; a problem is one ConfigError line (`key` names it when
+    the game's own message does not)."""
+    try:
+        return load_game(game, params, n_players)
+    except ValueError as exc:
+        raise _fail(f"{where}: {exc}") from None
+    except (TypeError, AttributeError, LookupError, ArithmeticError, RecursionError) as exc:
+        raise _fail(f"{where}: {key}: cannot read a value ({type(exc).__name__})") from None
+
+
+def game_players(game: str, entries: list, where: str, registry: dict | None = None) -> tuple:
+    """PlayerConfigs of `game` from config entries or command-line names, resolved
+    in that game's strategy registry."""
+    from ..config import PlayerConfig, _unique
+
+    if registry is None:
+        from importlib import import_module
+        registry = import_module(GAMES[game]).STRATEGIES
+    players, taken = [], set()
+    for index, entry in enumerate(entries):
+        strategy, name = _player(entry, registry, game, where, f"players[{index}]")
+        players.append(PlayerConfig(_unique(name, taken), strategy))
+    return tuple(players)
+
+
+def _player(entry: Any, registry: dict, game: str, where: str, at: str) -> tuple[GameStrategy, str]:
+    if isinstance(entry, str):
+        entry = {"strategy": entry}
+    if not isinstance(entry, dict):
+        raise _fail(f"{where}: {at}: must be a strategy name or a mapping")
+    for key in entry:
+        if key not in PLAYER_KEYS:
+            extra = " (params_file is for Welcome To strategies)" if key == "params_file" else ""
+            raise _fail(f"{where}: {at}.{key}: unknown key (known: {', '.join(sorted(PLAYER_KEYS))}){extra}")
+    ref = entry.get("strategy")
+    if not isinstance(ref, str) or not ref:
+        raise _fail(f"{where}: {at}.strategy: missing or not a string")
+    ref, inline = _inline(ref, where, at)
+    if ref not in registry:
+        other = other_game_of(ref, game)
+        known = ", ".join(registry)
+        raise _fail(f"{where}: {at}.strategy: {other or f'unknown strategy {ref!r}'} "
+                    f"(strategies of {game}: {known})")
+    params = entry.get("params") or {}
+    if not isinstance(params, dict):
+        raise _fail(f"{where}: {at}.params: must be a mapping")
+    params = {**params, **inline}
+    try:
+        registry[ref](params)
+    except (ValueError, TypeError) as exc:
+        raise _fail(f"{where}: {at}.params: {exc}") from None
+    name = entry.get("name") or ref
+    if not isinstance(name, str):
+        raise _fail(f"{where}: {at}.name: must be a string")
+    return GameStrategy(ref, dict(params)), name
+
+
+def _inline(ref: str, where: str, at: str) -> tuple[str, dict]:
+    """'lookahead:samples=4' -> ('lookahead', {'samples': 4}), as Welcome To strategies take them."""
+    from ..strategy import StrategyLoadError, _parse_inline_params
+
+    head, sep, tail = ref.strip().partition(":")
+    if not (sep and "=" in tail):
+        return ref.strip(), {}
+    try:
+        return head, _parse_inline_params(tail, f"strategy {ref!r}")
+    except (StrategyLoadError, ValueError) as exc:
+        raise _fail(f"{where}: {at}.strategy: {exc}") from None
+
+
+def other_game_of(ref: str, game: str) -> str | None:
+    """'x is a <other game> strategy, not one of <game>' when a strategy name is
+    registered only in another game; None otherwise."""
+    if not isinstance(ref, str):
+        return None
+    for other in _games_knowing(ref):
+        if other != game and not _knows(game, ref):
+            return f"{ref!r} is a {other} strategy, not one of {game}"
+    return None
+
+
+def _games_knowing(ref: str) -> list[str]:
+    return [name for name in dict.fromkeys((WELCOME_TO, *GAMES)) if _knows(name, ref)]
+
+
+def _knows(game: str, ref: str) -> bool:
+    if game == WELCOME_TO:
+        from ..strategy import builtin_strategies
+        return ref in builtin_strategies()
+    from importlib import import_module
+    return ref in import_module(GAMES[game]).STRATEGIES

@@ -1,0 +1,109 @@
+"""Welcome To behind the game interface of :mod:`welcometo_sim.games`.
+
+The tournament runner keeps playing Welcome To on its own path (the compiled
+engine, seeds of a whole chunk hashed together); this module lets code that
+plays any game by name (`load_game("welcome-to", ...)`) play, replay and render
+it too, with the same rows the runner writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from ..rules.game import Game as _Game
+from ..rules.game import Seat
+from ..rules.replay import ReplayError, final_block, replay as _replay, verify
+from ..rules.scoring import SCORE_FIELDS
+from ..rules.sheet import render_sheet
+from ..rules.variant import Variant
+from ..sim.rows import COLUMNS, column_dtypes
+
+GAME_NAME = "welcome-to"
+RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
+"""A result row's columns: the runner's table without the game number."""
+COLUMN_DTYPES: dict[str, str] = {c: t for c, t in column_dtypes().items() if c != "game"}
+CATEGORIES: tuple[str, ...] = tuple(SCORE_FIELDS)
+
+
+class Rules(NamedTuple):
+    """A checked variant and its fixed plans (None: drawn from the seed)."""
+
+    variant: Variant
+    plans: tuple[str | None, ...]
+
+
+class Result(NamedTuple):
+    """One finished game: a row per seat (RESULT_COLUMNS) and its record."""
+
+    rows: list[dict]
+    record: dict
+
+
+def __getattr__(name: str) -> Any:
+    if name == "STRATEGIES":  # loaded on first use: entry points are looked up then
+        from ..strategy import builtin_strategies, load_strategy
+        return {ref: load_strategy(ref) for ref in builtin_strategies()}
+    raise AttributeError(name)
+
+
+def load_rules(params: Mapping | None = None, n_players: int | None = None) -> Rules:
+    """Rules from `{variant: {...}, overrides: {...}}` as a config writes them;
+    a ConfigError (a ValueError) names the key."""
+    from ..config import ConfigError, _parse_variant
+
+    params = dict(params or {})
+    unknown = set(params) - {"variant", "overrides"}
+    if unknown:
+        raise ConfigError(f"{sorted(map(str, unknown))[0]}: unknown key (known: variant, overrides)")
+    variant, plans = _parse_variant(params.get("variant") or {}, "params", params.get("overrides"))
+    if n_players is not None:
+        variant.check(n_players)
+    return Rules(variant, plans)
+
+
+def _seats(seats: Sequence[Any]):
+    from ..config import RunSpec, players_from_refs, PlayerConfig
+    from ..strategy import parse_strategy
+
+    players: list[PlayerConfig] = []
+    for index, seat in enumerate(seats):
+        if isinstance(seat, Mapping):
+            spec = parse_strategy(seat["strategy"], seat.get("params"))
+            players.append(PlayerConfig(seat.get("name") or spec.ref, spec))
+        else:
+            players.append(players_from_refs([seat])[0])
+    return players
+
+
+def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Result:
+    """One game from seat strategies (names or `{strategy, params, name}`) and a game seed."""
+    from ..config import RunSpec
+    from ..sim.rows import game_rows
+
+    rules = rules or load_rules()
+    players = tuple(_seats(seats))
+    spec = RunSpec(name="game", players=players, variant=rules.variant, plans=rules.plans)
+    result = _Game(rules.variant, [Seat(p.name, p.strategy.id, p.strategy) for p in players], seed,
+                   rules.plans, True).play()
+    columns = game_rows(spec, 0, result)
+    rows = [{c: columns[c][seat] for c in RESULT_COLUMNS} for seat in range(len(players))]
+    return Result(rows, {"format": result.record["format"], "game": 0,
+                         **{k: v for k, v in result.record.items() if k != "format"}})
+
+
+def replay(record: Mapping) -> Any:
+    """The record replayed; ReplayError when its final block is not what the replay gives."""
+    problems = verify(dict(record))
+    if problems:
+        raise ReplayError("; ".join(problems))
+    return final_block(_replay(dict(record)))
+
+
+def render(record: Mapping, round_: int | None = None) -> str:
+    """Every seat's sheet after turn `round_` (default: the end), as `wtsim show` prints them."""
+    state = _replay(dict(record), until_turn=round_)
+    lines = [f"game {record.get('game')} (seed {record.get('seed')}), turn {state.turn}"]
+    for seat, sheet in enumerate(state.sheets):
+        player = record["players"][seat]
+        lines += ["", f"seat {seat}: {player['name']} ({player['strategy']})", render_sheet(sheet)]
+    return "\n".join(lines)
