@@ -61,12 +61,13 @@ def load_rules(params: Mapping | None = None, n_players: int | None = None) -> R
     return Rules(variant, plans)
 
 
-def _seats(seats: Sequence[Any]):
-    from ..config import RunSpec, players_from_refs, PlayerConfig
+def _seats(seats: Sequence[Any]) -> list:
+    """PlayerConfigs from seat specs: names (inline parameters allowed) or mappings."""
+    from ..config import PlayerConfig, players_from_refs
     from ..strategy import parse_strategy
 
     players: list[PlayerConfig] = []
-    for index, seat in enumerate(seats):
+    for seat in seats:
         if isinstance(seat, Mapping):
             spec = parse_strategy(seat["strategy"], seat.get("params"))
             players.append(PlayerConfig(seat.get("name") or spec.ref, spec))
