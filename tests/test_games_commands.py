@@ -188,3 +188,11 @@ def test_a_move_timeout_is_refused_for_another_game(capsys, tmp_path):
     config = tmp_path / "t.yaml"
     config.write_text(yaml.safe_dump({"game": "shake-that-city", "move_timeout": 2, "players": ["greedy"]}))
     assert user_error(["run", str(config)], capsys).startswith(f"wtsim: error: {config}: move_timeout: ")
+
+
+def test_a_sequential_compare_of_one_strategy_twice_plays_the_configs_game(capsys):
+    code, out, err = wtsim(["compare", "lookahead:samples=1,candidates=1", "lookahead:samples=1,candidates=1",
+                            "--config", str(STC), "--until-significant", "--max-games", "4", "--batch", "2",
+                            "--quiet"], capsys)
+    assert code == 0 and err == "", err
+    assert "verdict:" in out and "factories" in out

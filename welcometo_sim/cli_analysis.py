@@ -28,7 +28,7 @@ from .cli import _make_progress, cli, complete_config, complete_plan_setting, co
 from .compiled_core import engine
 from .analysis.sequential import SequentialError, SprtSettings, batch_seed, run_sequential
 from .defaults import diverse, every_seat, random_warning
-from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config, parse_config, players_from_refs
+from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, RunSpec, load_config, parse_config, players_from_refs
 from .sim.results import _write_atomically as write_atomically
 from .sim.results import output_error, read_table, to_frame, write_json
 from .sim.runner import run_chunks
@@ -211,7 +211,8 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out:
     usual comparison tables of every game played."""
     if len(spec.players) != 2:
         fail(f"compare --until-significant: name exactly two strategies, got {len(spec.players)}")
-    spec = replace(spec, players=diverse(spec.players))
+    if spec.game == WELCOME_TO:  # exploration temperatures are Welcome To strategies' parameters
+        spec = replace(spec, players=diverse(spec.players))
     a, b = (p.name for p in spec.players)
     frames: list[pd.DataFrame] = []
 
