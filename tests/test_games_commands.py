@@ -196,3 +196,51 @@ def test_a_sequential_compare_of_one_strategy_twice_plays_the_configs_game(capsy
                             "--quiet"], capsys)
     assert code == 0 and err == "", err
     assert "verdict:" in out and "factories" in out
+
+
+@pytest.fixture(scope="module")
+def stc_record(tmp_path_factory) -> dict:
+    from welcometo_sim.sim.runner import play_chunk
+
+    chunk = play_chunk(load_config(STC).with_overrides(games=1, seed=5), 0, 1, True)
+    return json.loads(chunk.records[0])
+
+
+MUTANTS = [None, 0, -1, 1.5, "x", [], {}, [1], {"a": 1}, True, 10**30, "shake-that-city"]
+
+
+def _record_paths(obj, prefix=()):
+    if prefix:
+        yield prefix
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from _record_paths(value, (*prefix, key))
+    elif isinstance(obj, list):
+        for i, value in enumerate(obj[:2]):
+            yield from _record_paths(value, (*prefix, i))
+
+
+def test_mutated_records_of_the_game_are_a_problem_line_never_a_crash(capsys, tmp_path, stc_record):
+    import copy
+    import random
+
+    paths = list(_record_paths(stc_record))
+    rng = random.Random(3)
+    path = tmp_path / "m.jsonl"
+    outcomes = set()
+    for _ in range(60):
+        record = copy.deepcopy(stc_record)
+        where = rng.choice(paths)
+        node = record
+        for key in where[:-1]:
+            node = node[key]
+        node[where[-1]] = rng.choice(MUTANTS)
+        path.write_text(json.dumps(record) + "\n")
+        for argv in (["verify", str(path)], ["show", str(path), "--game", "0"]):
+            code, out, err = wtsim(argv, capsys)
+            assert "Traceback" not in out + err
+            assert code in (0, 1, 2), (argv, code)
+            if code == 2:
+                assert err.count("\n") == 1 and err.startswith("wtsim: error: "), err
+            outcomes.add((argv[0], code))
+    assert {("verify", 0), ("verify", 1), ("show", 2)} <= outcomes
