@@ -175,6 +175,7 @@ def test_a_strategy_that_raises_is_an_error_row_under_skip(monkeypatch):
     (["sweep", str(STC), "--set", "seed=1,2", "--games", "1"], "sweep"),
     (["tune", "greedy", "--param", "shortlist=1:4", "--config", str(STC), "--games", "2"], "tune"),
     (["balance", str(STC), "--deck", "1"], "balance"),
+    (["train", str(STC), "--out", "never-written", "--games", "1"], "train"),
 ])
 def test_welcome_to_only_commands_refuse_another_games_config_in_one_line(capsys, argv, command):
     assert user_error(argv, capsys) == (f"wtsim: error: {STC}: game: wtsim {command} plays Welcome To only, "
@@ -244,3 +245,20 @@ def test_mutated_records_of_the_game_are_a_problem_line_never_a_crash(capsys, tm
                 assert err.count("\n") == 1 and err.startswith("wtsim: error: "), err
             outcomes.add((argv[0], code))
     assert {("verify", 0), ("verify", 1), ("show", 2)} <= outcomes
+
+
+def test_report_of_a_run_and_a_compare_of_the_game_shows_its_own_tables(capsys, tmp_path):
+    run = run_folder(capsys, tmp_path, "run")
+    code, stdout, err = wtsim(["report", str(run)], capsys)
+    assert code == 0, err
+    text = (run / "report" / "report.md").read_text(encoding="utf-8")
+    assert "shake-that-city, 2 players" in text and "### breakdown" in text
+    assert all(category in text for category in CATEGORIES)
+    assert sorted(p.name for p in (run / "report").glob("*.png")) == ["scores.png", "win_rates.png"]
+    compare = tmp_path / "compare"
+    code, _, err = wtsim(["compare", "greedy", "random", "--config", str(STC), "--games", "4", "--seed", "2",
+                          "--out", str(compare)], capsys)
+    assert code == 0, err
+    code, stdout, err = wtsim(["report", str(compare)], capsys)
+    assert code == 0, err
+    assert "### ratings" in (compare / "report" / "report.md").read_text(encoding="utf-8")

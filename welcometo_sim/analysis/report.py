@@ -31,7 +31,10 @@ from ..sim.results import (ResultsError, _write_atomically as write_atomically, 
 from . import plots
 from .formatting import format_table as text_table
 from .stats import mean_interval, rate_interval
-from .tables import table_columns, keyed, summary_tables
+from ..config import WELCOME_TO
+from ..games.tables import summary_tables as any_game_tables
+from ..sim.rows import game_of_columns
+from .tables import table_columns, keyed
 
 REPORT_DIR = "report"
 FORMATS = ("md", "html")
@@ -281,6 +284,10 @@ def _flat(params: dict, prefix: str = "") -> list[tuple[str, Any]]:
 
 def _variant(frame: pd.DataFrame) -> str:
     first = frame.iloc[0]
+    game = game_of_columns(frame.columns)
+    if game != WELCOME_TO:
+        players = f", {int(first['n_players'])} players" if "n_players" in frame.columns else ""
+        return f"{game}{players}"
     variant = [f"{int(first['n_players'])} players", f"board {first['board']}"]
     variant += [flag for flag in ("advanced", "expert", "solo") if bool(first[flag])]
     return ", ".join(variant)
@@ -312,13 +319,19 @@ def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[s
 # --------------------------------------------------------------- contents
 
 
+GAME_NEUTRAL_FIGURES = ("scores.png", "win_rates.png")
+"""The figures drawn from columns every game's result table has (player, total, rank)."""
+
+
 def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
+    """The four figures of a Welcome To table; of another game's, those its columns allow."""
+    welcome_to = game_of_columns(frame.columns) == WELCOME_TO
     return [Figure(name, (lambda path, draw=draw: draw(frame, path, by=by)), heading, caption.format(by=by))
-            for name, draw, heading, caption in FIGURES]
+            for name, draw, heading, caption in FIGURES if welcome_to or name in GAME_NEUTRAL_FIGURES]
 
 
 def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:
-    tables = summary_tables(frame, by, pairs="pairs" in names)
+    tables = any_game_tables(frame, by, pairs="pairs" in names)
     captions = {**TABLE_CAPTIONS, **({"pairs": RUN_PAIRS_CAPTION} if "match" not in frame else {})}
     return [Section(name, captions[name].format(by=by), tables[name], transpose=TRANSPOSED.get(name))
             for name in names if name in tables]
