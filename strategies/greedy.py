@@ -11,12 +11,24 @@ estimate of potential, each term weighted by `weights`:
 - `plan_progress`: share of each open plan's estates already on the sheet;
 - `board`: the thematic board's points (egg thresholds interpolated).
 
+`temperature` > 0 samples the move instead of always taking the best: each
+candidate (the shortlisted writes with their best effect use, and a refusal
+when one is allowed) is drawn with probability proportional to
+exp(value / temperature), from the seat's seeded generator, so several
+seats of one strategy at a table play different games on the same cards
+(at 0, the default, they play the same game and draw nothing). `heuristic`
+and `lookahead` inherit it.
+
 Advanced variant: it builds a roundabout only to escape a permit refusal,
 on the house that then allows the best play. Ice cream: the truck direction
 is part of the play, so it is chosen by the same evaluation.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
 
 from welcometo_sim.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
@@ -34,6 +46,17 @@ def has_refusal(plays: list[Play | None]) -> bool:
     a play is a tuple of several fields, always true, so only None is false,
     and `all` tests that without comparing every play with None."""
     return not all(plays)
+
+
+def softmax_index(rng: np.random.Generator, values: Sequence[float], temperature: float) -> int:
+    """The index of one of `values`, drawn with probability proportional to
+    exp(value / temperature); the first best one when `temperature` is 0 (so
+    a deterministic strategy draws nothing from its generator)."""
+    if temperature <= 0 or len(values) == 1:
+        return int(np.argmax(values))
+    scaled = np.asarray(values, dtype=float)
+    weights = np.exp((scaled - scaled.max()) / temperature)
+    return int(rng.choice(len(weights), p=weights / weights.sum()))
 
 
 def refused(sheet: Sheet) -> Sheet:
@@ -57,6 +80,7 @@ class GreedyStrategy(Strategy):
             "board": 1.0,
         },
         "shortlist": 4,
+        "temperature": 0.0,
     }
 
     def __init__(self, rng, params=None) -> None:
@@ -67,6 +91,8 @@ class GreedyStrategy(Strategy):
     def check_params(cls, params: dict) -> None:
         if params["shortlist"] < 1:
             raise ValueError(f"parameter 'shortlist' must be at least 1, got {params['shortlist']}")
+        if params["temperature"] < 0:
+            raise ValueError(f"parameter 'temperature' must be at least 0, got {params['temperature']}")
 
     def value(self, terms: Terms) -> float:
         """The weighted sum of the evaluation terms."""
@@ -167,7 +193,16 @@ class GreedyStrategy(Strategy):
         return self.evaluate(refused(view.sheet), view)
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
+        """The best move, or with `temperature` > 0 one drawn by its value."""
         moves = self.ranked_moves(view, plays)
+        if self.params["temperature"] > 0:
+            if has_refusal(plays):
+                moves.append((self.refusal_value(view), None, None))
+            if not moves:
+                return None
+            _value, play, effect = moves[softmax_index(self.rng, [m[0] for m in moves], self.params["temperature"])]
+            self._planned_effect = effect
+            return play
         best_value, best_play, best_effect = moves[0] if moves else (float("-inf"), None, None)
         if has_refusal(plays) and (best_play is None or self.refusal_value(view) > best_value):
             return None

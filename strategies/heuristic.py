@@ -41,11 +41,9 @@ Every weight is a parameter, so configs (and `wtsim tune`) can change them::
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
-import numpy as np
-
-from strategies.greedy import GreedyStrategy, has_refusal
+from strategies.greedy import GreedyStrategy
 from welcometo_sim.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
                                       park_potential, park_potential_gain, pool_chances, sheet_terms,
                                       temp_race_value, turns_left, urgency)
@@ -64,17 +62,6 @@ def plan_size_bonus(view: PlayerView, commitment: float) -> list[float]:
         for size in spec.estates:
             bonus[size - 1] += commitment * points / len(spec.estates)
     return bonus
-
-
-def softmax_index(rng: np.random.Generator, values: Sequence[float], temperature: float) -> int:
-    """The index of one of `values`, drawn with probability proportional to
-    exp(value / temperature); the first best one when `temperature` is 0 (so
-    a deterministic strategy draws nothing from its generator)."""
-    if temperature <= 0 or len(values) == 1:
-        return int(np.argmax(values))
-    scaled = np.asarray(values, dtype=float)
-    weights = np.exp((scaled - scaled.max()) / temperature)
-    return int(rng.choice(len(weights), p=weights / weights.sum()))
 
 
 class HeuristicStrategy(GreedyStrategy):
@@ -114,25 +101,6 @@ class HeuristicStrategy(GreedyStrategy):
         self._extras_value = 0.0
         self._coverage_sheet: Sheet | None = None
         self._coverage: Coverage | None = None
-
-    @classmethod
-    def check_params(cls, params: dict) -> None:
-        super().check_params(params)
-        if params["temperature"] < 0:
-            raise ValueError(f"parameter 'temperature' must be at least 0, got {params['temperature']}")
-
-    def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        """The best move, or with `temperature` > 0 one drawn by its value."""
-        if self.params["temperature"] <= 0:
-            return super().choose_play(view, plays)
-        moves = self.ranked_moves(view, plays)
-        if has_refusal(plays):
-            moves.append((self.refusal_value(view), None, None))
-        if not moves:
-            return None
-        _value, play, effect = moves[softmax_index(self.rng, [m[0] for m in moves], self.params["temperature"])]
-        self._planned_effect = effect
-        return play
 
     # ------------------------------------------------------- per-turn context
     def _prepare(self, view: PlayerView) -> None:

@@ -39,7 +39,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy, softmax_index
+from strategies.greedy import softmax_index
+from strategies.heuristic import HeuristicStrategy
 from welcometo_sim.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.rules.cards import pair_offers
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,

@@ -169,8 +169,8 @@ def test_one_strategy_in_several_seats_explores_unless_told_otherwise():
     assert "random" in random_warning(players_from_refs(["greedy", "random"]))
 
 
-def test_exploring_seats_play_different_games_on_the_same_cards():
-    ref = "heuristic"
+@pytest.mark.parametrize("ref", ["greedy", "heuristic"])
+def test_exploring_seats_play_different_games_on_the_same_cards(ref):
     players = diverse(players_from_refs([ref, ref]))
     spec = parse_config({"games": 6, "seed": 3, "players": [ref, ref]})
     same = to_frame(run_chunks(spec)[0]).groupby("game")["total"].nunique()
@@ -179,7 +179,7 @@ def test_exploring_seats_play_different_games_on_the_same_cards():
     assert (explored > 1).sum() >= 4
 
 
-@pytest.mark.parametrize("ref", ["heuristic", "lookahead"])
+@pytest.mark.parametrize("ref", ["greedy", "heuristic", "lookahead"])
 def test_a_negative_temperature_is_a_user_error(ref, capsys):
     line = user_error(["compare", f"{ref}:temperature=-1", "random", "--games", "1"], capsys)
     assert "temperature" in line and "at least 0" in line

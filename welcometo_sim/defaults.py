@@ -25,7 +25,8 @@ from .strategy import load_strategy
 STRONG_DEFAULT = "learned"
 """The strongest fast built-in: about 98 points in 2-player self-play, about 2 ms a move."""
 
-EXPLORATION_TEMPERATURE: dict[str, float] = {"learned": 0.07, "heuristic": 0.25, "lookahead": 0.1}
+EXPLORATION_TEMPERATURE: dict[str, float] = {"learned": 0.07, "greedy": 0.1, "heuristic": 0.25,
+                                                "lookahead": 0.1}
 """The temperature each built-in plays with when it fills several seats of a table: in
 two-player self-play each keeps its mean score within about a point of its
 deterministic play while the seats' totals differ in most games (README,
