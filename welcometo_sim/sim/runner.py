@@ -24,6 +24,7 @@ import json
 import logging
 import math
 import os
+import sys
 import tempfile
 import time
 import warnings
@@ -462,7 +463,9 @@ def _dask_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
                 if start in ready:
                     yield ready.pop(start)
         finally:
-            if waiting:
+            # A generator left unfinished is closed at interpreter exit, when a
+            # cancel would wait forever on the client's stopped event loop.
+            if waiting and not sys.is_finalizing():
                 try:
                     client.cancel(list(waiting))
                 except Exception:  # noqa: BLE001 - nothing left to cancel on a dead scheduler
