@@ -100,6 +100,14 @@ def test_readme_example_strategy_plays_in_parallel_workers(bot_file, tmp_path):
     two = execute(spec.with_overrides(jobs=2, chunk_size=2), save=False).frame
     assert one.equals(two)
     assert set(one["strategy"]) == {f"{bot_file}:LowestFirst", "random"}
+    assert set(one["player"]) == {"lowest-first", "random"}   # shown by its own name
+
+
+def test_a_custom_strategy_is_shown_by_its_own_name(bot_file):
+    spec = parse_config({"players": [f"{bot_file}:LowestFirst", "greedy:shortlist=2",
+                                     {"strategy": f"{bot_file}:LowestFirst", "name": "mine"}]})
+    assert [p.name for p in spec.players] == ["lowest-first", "greedy:shortlist=2", "mine"]
+    assert spec.players[0].strategy.ref == f"{bot_file}:LowestFirst"
 
 
 class _Cheater(Strategy):

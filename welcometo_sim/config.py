@@ -31,7 +31,7 @@ import yaml
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
-from .strategy import (StrategyLoadError, StrategySpec, _merge as merge_params, builtin_strategies,
+from .strategy import (Strategy, StrategyLoadError, StrategySpec, _merge as merge_params, builtin_strategies,
                        load_strategy, parse_strategy)
 
 DEFAULT_CONFIG_NAME = "base.yaml"
@@ -459,6 +459,17 @@ def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ..
     return tuple(raw)
 
 
+def default_player_name(text: str, spec: StrategySpec) -> str:
+    """A player's name when the config gives none: the reference as written, but
+    a strategy loaded from a file or module that declares its own `name` is
+    shown by that name (`mybots.py:LowestFirst` as `lowest-first`), with any
+    inline parameters after it."""
+    own = load_strategy(spec.ref).name
+    if spec.ref in builtin_strategies() or own == Strategy.name:
+        return text
+    return own + text.strip()[len(spec.ref):]
+
+
 def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
     if raw is None:
         raise ConfigError(f"{where}: players: missing (a list of 1 to 12 players)")
@@ -492,7 +503,7 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
         except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
             raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: cannot read a parameter value "
                               f"({type(exc).__name__})") from None
-        name = entry.get("name") or ref
+        name = entry.get("name") or default_player_name(ref, spec)
         if not isinstance(name, str):
             raise ConfigError(f"{where}: {at}.name: must be a string")
         players.append(PlayerConfig(_unique(name, taken), spec))
