@@ -43,7 +43,8 @@ def test_spread_interval_resamples_game_seeds():
 
 def test_balance_writes_a_config_that_run_plays(tmp_path, capsys):
     config = tmp_path / "c.yaml"
-    config.write_text(yaml.safe_dump({"name": "two", "seed": 4, "players": ["greedy", "greedy"]}))
+    # deterministic seats (greedy would explore at its default temperature here): 6 games move a value
+    config.write_text(yaml.safe_dump({"name": "two", "seed": 4, "players": ["greedy:temperature=0"] * 2}))
     out = tmp_path / "balanced.yaml"
     code, stdout, err = wtsim(["balance", str(config), "--deck", "1", "--games", "6", "--rounds", "2",
                                "--final-games", "6", "-q", "--out", str(out)], capsys)
