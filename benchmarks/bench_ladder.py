@@ -15,7 +15,8 @@ For each strategy, on base games:
   games per table on the same seeds, seats rotated: mean score and win rate
   over all of a strategy's tables (a win shared by k players counts 1/k);
 - decision time: `--timing-games` four-player games of four copies of the
-  strategy, played in this process on one core: milliseconds spent in the
+  strategy, played in this process on one core: CPU milliseconds (process
+  time, so other work on the machine does not inflate it) spent in the
   strategy's hooks per move (one seat's turn) and seconds per game.
 
 Results (not timings) are the same for any `--jobs`.
@@ -121,17 +122,17 @@ class TimedStrategy:
             return attribute
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
+            started = time.process_time()
             try:
                 return attribute(*args, **kwargs)
             finally:
-                self._clock[0] += time.perf_counter() - started
+                self._clock[0] += time.process_time() - started
 
         return timed
 
 
 def decision_time(spec: RunSpec, name: str, games: int) -> dict[str, float]:
-    """Milliseconds in the hooks per move, and seconds per four-player game,
+    """CPU milliseconds in the hooks per move, and CPU seconds per four-player game,
     over `games` games of four copies of the strategy (in this process)."""
     strategy = parse_strategy(name)
     clock = [0.0]
@@ -140,13 +141,13 @@ def decision_time(spec: RunSpec, name: str, games: int) -> dict[str, float]:
         return TimedStrategy(strategy(rng), clock)
 
     seats = [Seat(f"{name}-{i}", name, factory) for i in range(TABLE_SIZE)]
-    moves, wall = 0, 0.0
+    moves, cpu = 0, 0.0
     for index in range(games):
-        started = time.perf_counter()
+        started = time.process_time()
         result = Game(spec.variant, seats, game_seed(spec.seed, index), spec.plans).play()
-        wall += time.perf_counter() - started
+        cpu += time.process_time() - started
         moves += result.turns * TABLE_SIZE
-    return {"ms_per_move": 1000.0 * clock[0] / moves, "s_per_game": wall / games}
+    return {"ms_per_move": 1000.0 * clock[0] / moves, "s_per_game": cpu / games}
 
 
 # -------------------------------------------------------------------- output
