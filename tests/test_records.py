@@ -510,7 +510,10 @@ def test_verify_reports_a_refusal_when_a_number_fitted(all_records):
     action.update({"refusal": True, "written": None, "effect": None, "number_from": None,
                    "effect_from": None})
     problems = verify(record)
-    assert problems and "refused" in problems[0]
+    # Every replay problem names its turn and seat the same way ("turn T: seat S: ..."),
+    # which `wtsim verify`'s line format promises to scripts.
+    expected = f"turn {record['turns'][t]['turn']}: seat {action['seat']}: refused although a number fitted"
+    assert problems and problems[0] == expected
 
 
 def test_verify_reports_a_changed_final_score(all_records):

@@ -119,7 +119,7 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
     if action["refusal"]:
         plays = legal_plays(sheet, offers)
         if any(not p.temp for p in plays):
-            raise ReplayError(f"seat {action['seat']} refused although a number fitted")
+            raise ReplayError(f"seat {action['seat']}: refused although a number fitted")
         sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
     else:
         written, effect = action["written"], action["effect"]
