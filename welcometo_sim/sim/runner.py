@@ -217,25 +217,33 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
 
 
 def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
-    if spec.game != WELCOME_TO:
-        return _play_game_chunk(spec, start, stop, record)
-    chunk = ChunkResult(start, stop, empty_columns(), [])
+    """Play games `start`..`stop` of a run; a failing strategy's game becomes an error row
+    (or stops the chunk under `on_error: fail`), the others keep their rows and records."""
     seeds = game_seeds(spec.seed, start, stop)
-    prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
+    chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
+    if spec.game == WELCOME_TO:
+        prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
+        store = _store_welcome_to
+    else:
+        store = _store_other_game
     for index, seed in zip(range(start, stop), seeds):
         try:
-            result = play_one(spec, index, record, seed)
+            store(spec, index, seed, record, chunk)
         except StrategyError as error:
             chunk.errors.append(error_row(spec, index, error))
             if spec.on_error == "fail":
                 chunk.failure = error
                 return chunk
-            continue
-        for key, values in game_rows(spec, index, result).items():
-            chunk.columns[key].extend(values)
-        if result.record is not None:
-            chunk.records.append(json.dumps(result.record, separators=(",", ":")))
     return chunk
+
+
+def _store_welcome_to(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult) -> None:
+    """Play game `index` of Welcome To and add its rows (and record) to `chunk`."""
+    result = play_one(spec, index, record, seed)
+    for key, values in game_rows(spec, index, result).items():
+        chunk.columns[key].extend(values)
+    if result.record is not None:
+        chunk.records.append(json.dumps(result.record, separators=(",", ":")))
 
 
 @lru_cache(maxsize=8)
@@ -265,22 +273,12 @@ def play_other(spec: RunSpec, index: int, seed: int) -> Any:
         raise StrategyError(strategy, seat, seed, getattr(exc, "round", 0), problem) from None
 
 
-def _play_game_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
-    """`_play_chunk` of another game: played through its game interface."""
-    chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
-    for index, seed in zip(range(start, stop), game_seeds(spec.seed, start, stop)):
-        try:
-            result = play_other(spec, index, seed)
-        except StrategyError as error:
-            chunk.errors.append(error_row(spec, index, error))
-            if spec.on_error == "fail":
-                chunk.failure = error
-                return chunk
-            continue
-        other_game_rows(index, result.rows, chunk.columns)
-        if record:
-            chunk.records.append(json.dumps({**result.record, "index": index}, separators=(",", ":")))
-    return chunk
+def _store_other_game(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult) -> None:
+    """Play game `index` of another game through its game interface and add its rows to `chunk`."""
+    result = play_other(spec, index, seed)
+    other_game_rows(index, result.rows, chunk.columns)
+    if record:
+        chunk.records.append(json.dumps({**result.record, "index": index}, separators=(",", ":")))
 
 
 def default_chunk_size(games: int, jobs: int) -> int:
