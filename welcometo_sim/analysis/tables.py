@@ -84,14 +84,15 @@ def category_breakdown(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     return table.sort_values("total", ascending=False)
 
 
-def category_means(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
-    """Per player (or strategy, or seat): the mean of every score component and
-    of the total, each with its 95% t interval kept within the values seen
-    (columns X, X_low, X_high), best total first. Printed transposed: one row
-    per category."""
+def category_means(frame: pd.DataFrame, by: str = "player",
+                   categories: list[str] | tuple[str, ...] = SCORE_FIELDS) -> pd.DataFrame:
+    """Per player (or strategy, or seat): the mean of every score category
+    (Welcome To's unless `categories` names another game's) and of the total,
+    each with its 95% t interval kept within the values seen (columns X, X_low,
+    X_high), best total first. Printed transposed: one row per category."""
     grouped = frame.groupby(_group_key(frame, by), sort=False)
     columns: dict[str, pd.Series] = {}
-    for column in [*SCORE_FIELDS, "total"]:
+    for column in [*categories, "total"]:
         # column by column, one group at a time: a million-game table stays small
         estimates = grouped[column].agg(lambda values: mean_interval(values.to_numpy(dtype=float), clip=True))
         for i, suffix in enumerate(("", "_low", "_high")):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pandas as pd
 
 from ..analysis import tables as welcome_to
-from ..analysis.stats import mean_interval
 from ..sim.rows import categories_of, game_of_columns
 
 
@@ -20,7 +19,7 @@ def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False)
     frame = welcome_to.keyed(frame)
     tables = {
         "scores": welcome_to.score_distribution(frame, by),
-        "breakdown": category_means(frame, categories_of(game), by),
+        "breakdown": welcome_to.category_means(frame, by, categories_of(game)),
     }
     if pairs and "rank" in frame.columns and frame["player"].nunique() > 1:
         tables["pairs"] = welcome_to.pair_differences(frame)
@@ -44,17 +43,3 @@ def comparison_tables(frame: pd.DataFrame, seed: int = 0) -> dict[str, pd.DataFr
         "ratings": compare.ratings(keyed),
         "breakdown": means.sort_values("total", ascending=False),
     }
-
-
-def category_means(frame: pd.DataFrame, categories: list[str], by: str = "player") -> pd.DataFrame:
-    """Per player (or strategy, or seat): the mean of every score category and of
-    the total, each with its 95% t interval within the values seen, best total first."""
-    grouped = frame.groupby(by, sort=False)
-    columns: dict[str, pd.Series] = {}
-    for column in [*categories, "total"]:
-        estimates = grouped[column].agg(lambda values: mean_interval(values.to_numpy(dtype=float), clip=True))
-        for i, suffix in enumerate(("", "_low", "_high")):
-            columns[column + suffix] = estimates.map(lambda estimate, i=i: estimate[i])
-    table = pd.DataFrame(columns)
-    table.index.name = by
-    return table.sort_values("total", ascending=False)
