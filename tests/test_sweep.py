@@ -101,7 +101,7 @@ def test_json_with_csv_is_a_user_error(tmp_path, capsys):
 
 
 def test_the_progress_bar_counts_every_game_of_every_grid_point(tmp_path, capsys, monkeypatch):
-    import welcometo_sim.cli_analysis as commands
+    import welcometo_sim.cli.common as commands
 
     seen: dict[str, object] = {"ticks": []}
 
@@ -113,7 +113,7 @@ def test_the_progress_bar_counts_every_game_of_every_grid_point(tmp_path, capsys
         seen["total"], seen["quiet"] = total, quiet
         return seen["ticks"].append, Bar()
 
-    monkeypatch.setattr(commands, "_make_progress", progress)
+    monkeypatch.setattr(commands, "make_progress", progress)
     code, _, _ = wtsim(["sweep", config_file(tmp_path), "--set", "games=2,5", "--csv"], capsys)
     assert code == 0
     assert seen["total"] == sum(seen["ticks"]) == 7 and seen["closed"] and seen["quiet"] is False

@@ -1,4 +1,4 @@
-"""The analysis commands of `wtsim`: compare, plans, sweep, tune.
+"""The analysis commands of `wtsim`: compare, plans, sweep, tune, balance.
 
 Each runs fresh games or reads a saved folder, prints its tables, and with
 `--out DIR` writes the result table and every printed table (`--format`
@@ -8,7 +8,6 @@ csv, json or parquet) for scripts.
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -18,25 +17,26 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from .games.tables import comparison_tables
-from .analysis import balance as balancing
-from .analysis.formatting import format_interval, format_table
-from .analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
-from .analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
-from .api import resolve_spec
-from .cli import _make_progress, cli, complete_config, complete_plan_setting, complete_strategy, fail
-from .compiled_core import engine
-from .analysis.sequential import SequentialError, SprtSettings, batch_seed, run_sequential
-from .defaults import diverse, every_seat, random_warning
-from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, RunSpec, load_config, parse_config, players_from_refs
-from .sim.results import _write_atomically as write_atomically
-from .sim.results import output_error, read_table, to_frame, write_json
-from .sim.runner import run_chunks
-from .sim.tournament import plan_trials, round_robin, total_games
-from .strategy import StrategySpec, load_strategy, parse_strategy
-from . import tune as tuning
+from .. import tune as tuning
+from ..analysis import balance as balancing
+from ..analysis.formatting import format_interval, format_table
+from ..analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
+from ..analysis.sequential import SequentialError, SprtSettings, batch_seed, run_sequential
+from ..analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
+from ..api import resolve_spec
+from ..compiled_core import engine
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, RunSpec, load_config, parse_config, players_from_refs
+from ..defaults import diverse, every_seat
+from ..games.tables import comparison_tables
+from ..sim.results import _write_atomically as write_atomically
+from ..sim.results import read_table, to_frame, write_json
+from ..sim.runner import run_chunks
+from ..sim.tournament import plan_trials, round_robin, total_games
+from ..strategy import StrategySpec, load_strategy, parse_strategy
+from .common import (TABLE_FORMATS, common_options, complete_config, complete_plan_setting, complete_strategy,
+                     fail, output_folder, run_with_progress, warn_random, write_tables)
 
-TABLE_FORMATS = ("csv", "json", "parquet")
+
 BOOTSTRAP_SEED = 0
 """Fixed, so that the same games always give the same intervals, fresh or reloaded."""
 
@@ -46,46 +46,6 @@ def _print(tables: dict[str, pd.DataFrame]) -> None:
         for name, table in tables.items():
             click.echo(f"\n{name}")
             click.echo(table.to_string(float_format=lambda v: f"{v:.3f}"))
-
-
-def output_folder(out: str | None) -> Path | None:
-    """The --out folder of an analysis command, created and checked before any
-    game is played (None without --out); a folder that cannot be written is
-    one line, exit 2."""
-    if out is None:
-        return None
-    if not out.strip():
-        fail("--out: must be a folder path, got ''")
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        fail(f"--out {folder}: exists and is not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"--out {folder}: cannot create the folder: {exc.strerror or exc}")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        fail(f"--out {folder}: cannot write in this folder")
-    return folder
-
-
-def write_tables(tables: dict[str, pd.DataFrame], folder: Path, fmt: str) -> None:
-    """Each table as folder/<name>.<fmt>, each written whole or not at all
-    (a full disk is one OutputError line and leaves no partial file)."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise output_error(folder, exc, "cannot create the folder") from None
-    for name, table in tables.items():
-        path = folder / f"{name}.{fmt}"
-        if fmt == "csv":
-            write_atomically(path, lambda tmp: table.to_csv(tmp))
-        elif fmt == "json":
-            text = table.to_json(orient="table", indent=2)
-            write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-        else:
-            flat = table.reset_index()
-            flat.columns = [str(c) for c in flat.columns]
-            write_atomically(path, lambda tmp: flat.to_parquet(tmp, index=False))
 
 
 def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
@@ -110,33 +70,7 @@ def _spec(config: str | None, strategies: tuple[str, ...], games: int | None, se
     return spec
 
 
-def _run_with_progress(total: int, quiet: bool, work):
-    progress, bar = _make_progress(total, quiet)
-    try:
-        return work(progress)
-    finally:
-        if bar is not None:
-            bar.close()
-
-
-COMMON = [
-    click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and players from this config (default: the bundled base config)."),
-    click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per pair of strategies (with --table: games at the one table)."),
-    click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every match plays the same game seeds."),
-    click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core."),
-    click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the result table and the tables here."),
-    click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True, help="Format of the tables written with --out."),
-    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
-]
-
-
-def common_options(func):
-    for option in reversed(COMMON):
-        func = option(func)
-    return func
-
-
-@cli.command()
+@click.command()
 @click.argument("strategies", nargs=-1, shell_complete=complete_strategy)
 @common_options
 @click.option("--table", is_flag=True, help="Seat every strategy at one table instead of a round robin of pairs.")
@@ -185,7 +119,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
         if len(spec.players) < 2:
             fail("compare: name at least two strategies")
         seed = spec.seed
-        frame = _run_with_progress(total_games(spec, table), quiet,
+        frame = run_with_progress(total_games(spec, table), quiet,
                                    lambda progress: round_robin(spec, table, progress))
     tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
     _print(tables)
@@ -227,7 +161,7 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out:
             return (totals[a] - totals[b]).dropna().to_numpy(dtype=float)  # games lost to on_error: skip
         return run_sequential(next_batch, settings, a, b)
 
-    result = _run_with_progress(settings.max_games, quiet, play)
+    result = run_with_progress(settings.max_games, quiet, play)
     frame = pd.concat(frames, ignore_index=True)
     looks = pd.DataFrame([vars(look) for look in result.looks]).set_index("games")
     lower, upper = settings.bounds()
@@ -244,7 +178,7 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out:
                                                    "games": result.games}})
 
 
-@cli.command()
+@click.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--games-per-plan", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="Games for each plan.")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every plan plays the same seeds.")
@@ -327,14 +261,6 @@ def _seated(spec: RunSpec, ref: str | None) -> RunSpec:
     return replace(spec, players=diverse(players))
 
 
-def warn_random(players) -> None:
-    """One warning line on stderr when a seat plays random (after the results,
-    so that an error stays the only line of a failed command)."""
-    warning = random_warning(players)
-    if warning:
-        click.echo(f"wtsim: {warning}", err=True)
-
-
 def _play_plans(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...], strategy: str | None,
                 levels: list[str], quiet: bool) -> pd.DataFrame:
     """The plan trials: once with the seated players, or once per skill level
@@ -351,7 +277,7 @@ def _play_plans(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...], stra
             frames.append(frame)
         return pd.concat(frames, ignore_index=True)
 
-    return _run_with_progress(count, quiet, work)
+    return run_with_progress(count, quiet, work)
 
 
 def _plan_tables(trials: pd.DataFrame, catalog: dict, levels: list[str]
@@ -370,7 +296,7 @@ def _plan_tables(trials: pd.DataFrame, catalog: dict, levels: list[str]
     return tables, shown
 
 
-@cli.command(name="sweep")
+@click.command(name="sweep")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--set", "settings", multiple=True, required=True, metavar="KEY=V1,V2", shell_complete=complete_plan_setting, help="A config key and the values to sweep (repeatable; the grid is their product; the first point is the baseline).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per grid point.")
@@ -409,7 +335,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     try:
         configs = [point for _chosen, point in grid(base, list(settings))]
         points, total = len(configs), sum(int(point.get("games") or 0) for point in configs)
-        table = _run_with_progress(total, quiet,
+        table = run_with_progress(total, quiet,
                                    lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
     except SweepError as exc:
         fail(str(exc))
@@ -474,7 +400,7 @@ def _version() -> str:
         return "unknown"
 
 
-@cli.command(name="tune")
+@click.command(name="tune")
 @click.argument("strategy", shell_complete=complete_strategy)
 @click.option("--param", "-p", "param_ranges", multiple=True, metavar="KEY=LO:HI[:log]", help="A numeric parameter and its range (repeatable), e.g. weights.points=0:2; integer parameters take integers; ':log' draws on a log scale.")
 @click.option("--objective", type=click.Choice(tuning.OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
@@ -514,7 +440,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     try:
         settings = tuning.TuneSettings(tuning.parse_param_ranges(param_ranges, cls), objective, games,
                                        trials, population, top, final_games)
-        result = _run_with_progress(tuning.total_games(settings), quiet,
+        result = run_with_progress(tuning.total_games(settings), quiet,
                                     lambda progress: tuning.tune(base, start, opponent_specs, settings, progress))
     except tuning.TuneError as exc:
         fail(str(exc))
@@ -536,7 +462,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     click.echo(f"parameters written to {path}")
 
 
-@cli.command(name="balance")
+@click.command(name="balance")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--deck", type=click.IntRange(1, 3), required=True, help="The plan deck to balance.")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per plan in each search round (the same seeds every round).")
@@ -568,7 +494,7 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
     spec = _seated(loaded, strategy)
     settings = balancing.BalanceSettings(deck, games, rounds, tolerance, final_games)
     try:
-        result = _run_with_progress(balancing.total_games(spec, settings), quiet,
+        result = run_with_progress(balancing.total_games(spec, settings), quiet,
                                     lambda progress: balancing.balance(spec, settings, progress))
     except balancing.BalanceError as exc:
         fail(str(exc))
@@ -601,6 +527,3 @@ def _write_balanced(out: str | None, loaded: RunSpec, result, deck: int) -> None
 def _default_tune_path(name: str) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return Path("results") / f"tune-{name}-{stamp}.yaml"
-
-
-__all__ = ["balance_cmd", "compare", "plans", "sweep_cmd", "tune_cmd", "write_tables"]

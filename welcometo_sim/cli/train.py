@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from . import __version__
-from .cli import cli, complete_config, fail
-from .config import ConfigError, load_config
-from .learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
-                             new_state, train)
+from .. import __version__
+from ..config import ConfigError, load_config
+from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
+                              new_state, train)
+from .common import complete_config, fail
 
 
 def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
@@ -31,7 +31,7 @@ def _budget(games: int | None, seconds: float | None) -> None:
         fail("give a budget: --games N (training games in all) and/or --seconds S")
 
 
-@cli.command(name="train")
+@click.command(name="train")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint.npz, weights.npz, curve.csv, curve.png.")

@@ -1,0 +1,207 @@
+"""What every `wtsim` command shares: one-line user errors, progress bars,
+shell completion, table output and the options of the analysis commands.
+
+Command modules import this one; it imports none of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import click
+import pandas as pd
+from click.shell_completion import CompletionItem
+
+from ..analysis.formatting import table_text
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
+from ..defaults import random_warning
+from ..rules.data import DEFAULT_DATA
+from ..rules.replay import ReplayError
+from ..sim.results import _write_atomically as write_atomically
+from ..sim.results import ResultsError, output_error
+from ..strategy import StrategyLoadError, builtin_strategies
+
+T = TypeVar("T")
+
+EXIT_USER_ERROR = 2
+EXIT_STRATEGY_ERROR = 3
+USER_ERRORS = (ConfigError, StrategyLoadError, ResultsError, ReplayError)
+
+
+class UserError(click.ClickException):
+    """A mistake in the input: one line on stderr, exit code 2."""
+
+    exit_code = EXIT_USER_ERROR
+
+
+def fail(message: str) -> None:
+    """Stop the command with a one-line user error."""
+    raise UserError(message)
+
+
+def one_line(message: str) -> str:
+    """Messages quote user input, which may hold line breaks; stderr gets one line."""
+    return " ".join(message.splitlines())
+
+
+def notice(message: str) -> None:
+    """A one-line note on stderr that does not stop the command."""
+    click.echo(f"wtsim: {one_line(message)}", err=True)
+
+
+MAX_TEXT_WIDTH = 100
+"""Printed text is wrapped at the terminal's width, and at most this wide."""
+
+PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate")
+"""Rates printed as percentages in text tables (scripts get the fractions)."""
+
+TRANSPOSED = {"breakdown": "category"}
+"""Tables printed with their columns as rows (one interval column per player)."""
+
+
+def json_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    """Tables as JSON objects keyed by row label (a two-level label joined by ' vs ')."""
+    payload = {}
+    for name, table in tables.items():
+        if isinstance(table.index, pd.MultiIndex):
+            table = table.set_axis([" vs ".join(map(str, i)) for i in table.index])
+        payload[name] = json.loads(table.to_json(orient="index"))
+    return payload
+
+
+def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -> None:
+    """Tables as text (rates in percent, intervals in brackets), CSV or one JSON object."""
+    if as_json:
+        click.echo(json.dumps(json_tables(tables), indent=2))
+        return
+    for name, table in tables.items():
+        if as_csv:
+            click.echo(f"# {name}")
+            click.echo(table.to_csv(float_format="%.4g"), nl=False)
+        else:
+            click.echo(f"\n{name}")
+            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",),
+                                  transpose=TRANSPOSED.get(name)))
+
+
+def make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:
+    """A tqdm bar on stderr ticked by the returned callback, or (None, None)
+    when quiet or stderr is not a terminal (scripts get no bar)."""
+    if quiet or not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+    return bar.update, bar
+
+
+def run_with_progress(total: int, quiet: bool, work: Callable[[Any], T]) -> T:
+    """`work(progress)` under a bar of `total` games, closed however work ends."""
+    progress, bar = make_progress(total, quiet)
+    try:
+        return work(progress)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+# ------------------------------------------------------------ shell completion
+BUNDLED_CONFIGS = Path("configs")
+"""Where the bundled configs are, relative to the folder wtsim runs in (the
+repository's `configs/`): completion offers them first."""
+
+
+PLAN_FIELDS = ("points", "estates", "deck")
+"""The fields of a plan that `sweep --set plans.<id>.<field>=...` can change."""
+
+
+def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Registered strategy names (built in or installed) that start with what is typed."""
+    return [CompletionItem(name) for name in sorted(builtin_strategies()) if name.startswith(incomplete)]
+
+
+def complete_config(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The bundled configs whose path starts with what is typed; when none
+    does, the shell completes file names as usual (a config of one's own)."""
+    bundled = sorted(str(path) for path in BUNDLED_CONFIGS.glob("*.yaml")) if BUNDLED_CONFIGS.is_dir() else []
+    matches = [CompletionItem(path) for path in bundled if path.startswith(incomplete)]
+    return matches or [CompletionItem(incomplete, type="file")]
+
+
+def complete_plan_setting(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """`plans.<plan id>.<field>=` keys for every plan of every variant, the
+    what-if keys whose plan ids nobody remembers."""
+    keys = (f"plans.{plan.id}.{field}=" for plan in DEFAULT_DATA.all_plans() for field in PLAN_FIELDS)
+    return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
+
+
+# ------------------------------------------------ analysis commands' options and output
+TABLE_FORMATS = ("csv", "json", "parquet")
+
+
+def output_folder(out: str | None) -> Path | None:
+    """The --out folder of an analysis command, created and checked before any
+    game is played (None without --out); a folder that cannot be written is
+    one line, exit 2."""
+    if out is None:
+        return None
+    if not out.strip():
+        fail("--out: must be a folder path, got ''")
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        fail(f"--out {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--out {folder}: cannot create the folder: {exc.strerror or exc}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        fail(f"--out {folder}: cannot write in this folder")
+    return folder
+
+
+def write_tables(tables: dict[str, pd.DataFrame], folder: Path, fmt: str) -> None:
+    """Each table as folder/<name>.<fmt>, each written whole or not at all
+    (a full disk is one OutputError line and leaves no partial file)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise output_error(folder, exc, "cannot create the folder") from None
+    for name, table in tables.items():
+        path = folder / f"{name}.{fmt}"
+        if fmt == "csv":
+            write_atomically(path, lambda tmp: table.to_csv(tmp))
+        elif fmt == "json":
+            text = table.to_json(orient="table", indent=2)
+            write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        else:
+            flat = table.reset_index()
+            flat.columns = [str(c) for c in flat.columns]
+            write_atomically(path, lambda tmp: flat.to_parquet(tmp, index=False))
+
+
+COMMON = [
+    click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and players from this config (default: the bundled base config)."),
+    click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), help="Games per pair of strategies (with --table: games at the one table)."),
+    click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every match plays the same game seeds."),
+    click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core."),
+    click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the result table and the tables here."),
+    click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True, help="Format of the tables written with --out."),
+    click.option("--quiet", "-q", is_flag=True, help="No progress bar."),
+]
+
+
+def common_options(func):
+    for option in reversed(COMMON):
+        func = option(func)
+    return func
+
+
+def warn_random(players) -> None:
+    """One warning line on stderr when a seat plays random (after the results,
+    so that an error stays the only line of a failed command)."""
+    warning = random_warning(players)
+    if warning:
+        click.echo(f"wtsim: {warning}", err=True)

@@ -1,0 +1,88 @@
+"""`wtsim strategies` and `wtsim schema`: what can play and the formats the
+results are written in."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import textwrap
+from typing import Any
+
+import click
+
+from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
+from .common import MAX_TEXT_WIDTH, one_line
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: name -> ref, description, params.")
+def strategies(as_json: bool) -> None:
+    """List the registered strategies, what they do and their parameters.
+
+    Parameters are shown as they are set inline (greedy:shortlist=6), nested
+    ones with dotted keys, each with its default.
+    """
+    entries = strategy_entries()
+    if as_json:
+        click.echo(json.dumps(entries, indent=2))
+        return
+    width = min(MAX_TEXT_WIDTH, shutil.get_terminal_size().columns if sys.stdout.isatty() else MAX_TEXT_WIDTH)
+    for name, entry in entries.items():
+        click.echo(f"{name}  ({entry['ref']})")
+        if "error" in entry:
+            click.echo(f"    cannot load: {entry['error']}")
+            continue
+        click.echo(textwrap.fill(entry["description"], width, initial_indent="    ", subsequent_indent="    "))
+        pairs = [f"{key}={json.dumps(value)}" for key, value in dotted(entry["params"])]
+        if pairs:
+            click.echo(textwrap.fill(" ".join(pairs), width, initial_indent="    params: ",
+                                     subsequent_indent="            ", break_long_words=False))
+
+
+@click.command()
+@click.argument("document", type=click.Choice(["record", "table"]))
+def schema(document: str) -> None:
+    """Print the format of game records or of the result table, as JSON.
+
+    `record`: the JSON Schema (draft 2020-12) of one line of records.jsonl.
+    `table`: the result table's columns in order with their pandas dtypes.
+    Both carry their format version (docs/RECORDS.md).
+    """
+    from ..schemas import record_schema, table_schema
+
+    click.echo(json.dumps(record_schema() if document == "record" else table_schema(), indent=2))
+
+
+def strategy_entries() -> dict[str, dict[str, Any]]:
+    """Every registered strategy: its reference, the first paragraph of its
+    docstring and its default parameters (or why it cannot be loaded)."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, ref in sorted(builtin_strategies().items()):
+        try:
+            cls = load_strategy(name)
+        except StrategyLoadError as exc:
+            entries[name] = {"ref": ref, "error": one_line(str(exc))}
+            continue
+        entries[name] = {"ref": ref, "description": strategy_description(cls), "params": cls.defaults}
+    return entries
+
+
+def strategy_description(cls: type) -> str:
+    """The first paragraph of a strategy's docstring (its module's when the class
+    has none), on one line, without a leading "`name`:" that repeats the name."""
+    doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    prefix = f"`{cls.name}`:"
+    return paragraph[len(prefix):].strip() if paragraph.startswith(prefix) else paragraph
+
+
+def dotted(params: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested parameters as (dotted key, value) pairs, the keys inline parameters take."""
+    pairs: list[tuple[str, Any]] = []
+    for key, value in params.items():
+        if isinstance(value, dict) and value:
+            pairs += dotted(value, f"{prefix}{key}.")
+        else:
+            pairs.append((f"{prefix}{key}", value))
+    return pairs

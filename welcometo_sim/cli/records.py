@@ -1,0 +1,131 @@
+"""`wtsim show` and `wtsim verify`: render and check the game records of a
+records.jsonl file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterator
+
+import click
+
+from ..games.records import problems as game_record_problems, record_game, record_index
+from ..games.records import render as render_game_record
+from ..rules.replay import RecordFormatError, ReplayError, disagreements, replay
+from ..rules.sheet import render_sheet
+from .common import fail
+
+
+MAX_RECORD_BYTES = 64 << 20
+"""Bytes of one records line read at most (a long game's record takes some hundred KiB)."""
+
+
+def _record_lines(path: str) -> Iterator[tuple[int, Any]]:
+    """(line number, JSON value) of every non-blank line of a records file. An
+    unreadable file, a line that is not UTF-8 or not JSON is a one-line user error."""
+    try:
+        with open(path, "rb") as handle:
+            line_no = 0
+            while True:
+                raw = handle.readline(MAX_RECORD_BYTES + 1)
+                if not raw:
+                    return
+                line_no += 1
+                if len(raw) > MAX_RECORD_BYTES:
+                    fail(f"{path}:{line_no}: a line longer than {MAX_RECORD_BYTES >> 20} MiB is not a game record")
+                if raw.strip():
+                    yield line_no, _parse_line(raw, f"{path}:{line_no}")
+    except OSError as exc:
+        fail(f"{path}: cannot read: {exc.strerror or exc}")
+
+
+def _parse_line(raw: bytes, where: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        fail(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})")
+    except json.JSONDecodeError as exc:
+        fail(f"{where}: not valid JSON: {exc.msg} (column {exc.colno})")
+    except RecursionError:
+        fail(f"{where}: not valid JSON: nested too deeply")
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        fail(f"{where}: not valid JSON: {' '.join(str(exc).split())[:120]}")
+
+
+def _game_label(record: Any) -> str:
+    game = record_index(record)
+    return f"game {game}" if isinstance(game, int) and not isinstance(game, bool) else "game ?"
+
+
+def _read_record(path: str, game: int) -> tuple[int, dict]:
+    """The record of `game` and its line number."""
+    for line_no, record in _record_lines(path):
+        if isinstance(record, dict) and record_index(record) == game:
+            return line_no, record
+    fail(f"{path}: no record of game {game}")
+    raise AssertionError  # unreachable
+
+
+@click.command()
+@click.argument("records", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", type=int, required=True, help="Game index (the record's `game` field).")
+@click.option("--turn", "-t", type=click.IntRange(min=0), help="Show the sheets after this turn (default: the end).")
+def show(records: str, game: int, turn: int | None) -> None:
+    """Render the sheets of a recorded game as text, at its end or after a turn."""
+    line_no, record = _read_record(records, game)
+    if record_game(record):
+        _show_other(records, line_no, game, record, turn)
+        return
+    try:
+        _show_record(record, turn)
+    except RecordFormatError as exc:
+        fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
+    except ReplayError as exc:
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+
+
+def _show_other(records: str, line_no: int, game: int, record: dict, turn: int | None) -> None:
+    """`show` of another game's record: its boards after round `turn` (default: the end)."""
+    try:
+        click.echo(render_game_record(record, turn))
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+
+
+def _show_record(record: dict, turn: int | None) -> None:
+    state = replay(record, until_turn=turn)
+    plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
+    click.echo(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}")
+    for seat, sheet in enumerate(state.sheets):
+        player = record["players"][seat]
+        click.echo(f"\nseat {seat}: {player['name']} ({player['strategy']})")
+        click.echo(render_sheet(sheet))
+    if turn is None or turn >= record["end"]["turn"]:
+        click.echo(f"\nend after turn {record['end']['turn']}: {', '.join(record['end']['reasons'])}")
+        for entry in record["final"]:
+            parts = " ".join(f"{k}={v}" for k, v in entry["score"].items() if k != "total")
+            click.echo(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} ({parts})")
+
+
+@click.command(name="verify")
+@click.argument("records", type=click.Path(dir_okay=False))
+def verify_cmd(records: str) -> None:
+    """Replay every record of a records.jsonl file and check its final scores.
+
+    Each record that disagrees with its replay gets one line per problem on
+    stdout (FILE:LINE: game G: problem) and the exit code is 1. A line that is
+    not a well-formed game record stops the check: one line on stderr, exit 2.
+    """
+    bad = checked = 0
+    for line_no, record in _record_lines(records):
+        try:
+            problems = game_record_problems(record) if record_game(record) else disagreements(record)
+        except RecordFormatError as exc:
+            fail(f"{records}:{line_no}: {_game_label(record)}: malformed record: {exc}")
+        checked += 1
+        for problem in problems:
+            click.echo(f"{records}:{line_no}: {_game_label(record)}: {problem}")
+        bad += bool(problems)
+    click.echo(f"{checked} records checked, {bad} with problems")
+    if bad:
+        sys.exit(1)
