@@ -1,0 +1,130 @@
+"""The HTML replay viewer's Python side: the states it embeds are the replay's,
+the page stands alone, and records it cannot draw are one clear error."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+import pytest
+
+from welcometo_sim.games import load_game
+from welcometo_sim.games.welcome_to import load_rules, play_game
+from welcometo_sim.rules.boards import joined
+from welcometo_sim.rules.replay import replay
+from welcometo_sim.viewer import ViewerError, game_view, render_html, write_html
+
+
+@lru_cache(maxsize=None)
+def _record_text(board: str = "base", advanced: bool = False, expert: bool = False, seed: int = 5) -> str:
+    rules = load_rules({"variant": {"board": board, "advanced": advanced, "expert": expert}})
+    return json.dumps(play_game(["greedy", "random"], seed, rules).record)
+
+
+def recorded(**variant) -> dict:
+    """A fresh copy of a two-seat greedy-against-random game's record."""
+    return json.loads(_record_text(**variant))
+
+
+def embedded(page: str) -> dict:
+    """The game JSON a page carries, read back as the browser reads it."""
+    match = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page, re.S)
+    assert match, "no game data in the page"
+    return json.loads(match.group(1))
+
+
+def test_each_embedded_state_is_the_replay_at_that_turn():
+    record = recorded()
+    view = game_view(record)
+    turns = [turn["turn"] for turn in record["turns"]]
+    assert [state["turn"] for state in view["states"]] == [0] + turns
+    for state in view["states"]:
+        replayed = replay(record, until_turn=state["turn"])
+        for seat, sheet in enumerate(replayed.sheets):
+            drawn = state["sheets"][seat]
+            expected = sheet.to_record()
+            assert {key: drawn[key] for key in expected} == expected
+            assert drawn["plan_use"] == sheet.plan_use
+        assert state["plan_first"] == replayed.first_turn
+
+
+def test_the_final_breakdown_is_the_records_score_block():
+    record = recorded()
+    view = game_view(record)
+    assert [(f["seat"], f["rank"], f["score"]) for f in view["final"]] == \
+        [(f["seat"], f["rank"], f["score"]) for f in record["final"]]
+    assert view["end"] == record["end"]
+
+
+def test_turns_list_offers_and_each_seats_choice():
+    record = recorded()
+    view = game_view(record)
+    first = record["turns"][0]
+    assert view["turns"][0]["offers"] == first["offers"]
+    action = first["actions"][0]
+    text = view["turns"][0]["actions"][0]["text"]
+    if action["refusal"]:
+        assert text.startswith("refused")
+    else:
+        written = action["written"]
+        assert f"wrote {written['number']} on street {written['street']} house {written['house']}" in text
+
+
+def test_the_page_is_self_contained_and_carries_the_view():
+    record = recorded()
+    page = render_html(record)
+    assert not re.search(r"https?://", page)
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=", page)
+    assert embedded(page) == json.loads(json.dumps(game_view(record)))
+
+
+def test_a_player_name_cannot_end_the_script_element():
+    record = recorded()
+    record["players"][0]["name"] = "</script><b>x</b>"
+    page = render_html(record)
+    assert embedded(page)["players"][0]["name"] == "</script><b>x</b>"
+    assert page.count("</script>") == 2  # the data element's and the drawing script's
+
+
+def test_the_seed_keeps_every_digit():
+    record = recorded()
+    assert game_view(record)["seed"] == str(record["seed"])
+
+
+@pytest.mark.parametrize("board", ["ice-cream", "christmas", "easter"])
+def test_board_marks_are_the_replayed_board_state(board):
+    record = recorded(board=board)
+    view = game_view(record)
+    end = replay(record)
+    for seat, sheet in enumerate(end.sheets):
+        drawn = view["states"][-1]["sheets"][seat]["board"]
+        if board == "ice-cream":
+            assert drawn["cones"] == sheet.board.cones and drawn["trucks"] == sheet.board.direction
+        elif board == "christmas":
+            assert drawn["lights"] == [[joined(sheet, s, k) for k in range(len(row) - 1)]
+                                       for s, row in enumerate(sheet.numbers)]
+        else:
+            assert drawn["eggs"] == sheet.board.collected
+            assert drawn["egg_points"] == sheet.board.points(sheet)
+    assert view["states"][-1]["street_race"] == end.race
+
+
+def test_expert_turns_carry_each_seats_hand():
+    record = recorded(expert=True, advanced=True)
+    view = game_view(record)
+    assert view["turns"][0]["hands"] == record["turns"][0]["hands"]
+    assert [a["passed"] for a in view["turns"][0]["actions"]] == \
+        [a["passed"] for a in record["turns"][0]["actions"]]
+
+
+def test_another_games_record_is_refused():
+    record = load_game("shake-that-city").play(["random", "random"], 3).record
+    with pytest.raises(ViewerError, match="Welcome To records only"):
+        game_view(record)
+
+
+def test_write_html_writes_the_page(tmp_path):
+    path = write_html(recorded(), tmp_path / "game.html")
+    assert embedded(path.read_text(encoding="utf-8"))["game"] == 0
+    assert not list(tmp_path.glob(".*.tmp"))
