@@ -1,0 +1,58 @@
+"""The package imports in any order: no module imports one that imports it
+back half-initialised, and importing the package or a strategy does not load
+the tables' dependencies (pandas), which only `run` and `analysis` need."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ORDERS = [
+    ["import welcometo_sim", "import strategies", "from welcometo_sim import run"],
+    ["import strategies", "from welcometo_sim import run", "import welcometo_sim"],
+    ["from welcometo_sim import run", "import strategies.greedy", "import welcometo_sim.analysis"],
+    ["import strategies.greedy", "import welcometo_sim.analysis", "import welcometo_sim.evaluation"],
+    ["import welcometo_sim.config", "import strategies", "import welcometo_sim.api"],
+    ["import welcometo_sim.strategy", "import welcometo_sim.games.welcome_to", "import welcometo_sim"],
+    ["import welcometo_sim.evaluation", "import strategies.heuristic", "from welcometo_sim import analysis"],
+]
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter started in the repository."""
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=lambda order: " / ".join(s.split()[-1] for s in order))
+def test_modules_import_in_any_order(order):
+    """Each order in a fresh process, then the public names: `run` is the
+    library entry point and `analysis` the tables, whichever came first."""
+    code = "\n".join([*order, "import welcometo_sim",
+                      "assert callable(welcometo_sim.run) and welcometo_sim.run.__module__ == 'welcometo_sim.api'",
+                      "assert welcometo_sim.analysis.summary_tables",
+                      "import strategies; assert 'greedy' in strategies.BUILTIN"])
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_package_and_a_strategy_import_without_pandas():
+    code = ("import sys, welcometo_sim, strategies.greedy\n"
+            "assert 'pandas' not in sys.modules, 'pandas'\n"
+            "assert 'welcometo_sim.api' not in sys.modules, 'api'\n"
+            "print(sorted(welcometo_sim.__all__))")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['__version__',", "'analysis',", "'run']"]
+
+
+def test_an_unknown_attribute_is_an_attribute_error():
+    import welcometo_sim
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        welcometo_sim.no_such_name  # noqa: B018
+    assert {"run", "analysis", "__version__"} <= set(dir(welcometo_sim))
