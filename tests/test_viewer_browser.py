@@ -1,0 +1,101 @@
+"""The HTML replay viewer in a real headless Chromium: stepping with the slider
+and the arrow keys draws the sheets the record replays to at that turn, and
+the final breakdown is the record's score block."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from welcometo_sim.games.welcome_to import play_game
+from welcometo_sim.rules.replay import replay
+from welcometo_sim.viewer import write_html
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                                reason="no Chromium binary and chromedriver on PATH (apt-get install chromium "
+                                       "chromium-driver)")
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    return json.loads(json.dumps(play_game(["greedy", "random"], 11).record))
+
+
+@pytest.fixture(scope="module")
+def page(record, tmp_path_factory):
+    path = write_html(record, tmp_path_factory.mktemp("viewer") / "game.html")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,1200"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    try:
+        driver.get(path.resolve().as_uri())
+        yield driver
+    finally:
+        driver.quit()
+
+
+def drawn_houses(driver) -> dict:
+    """(seat, street, house) -> the label drawn in that house cell."""
+    cells = driver.execute_script(
+        "return [...document.querySelectorAll('.house')].map(c => [c.dataset.seat, c.dataset.street, "
+        "c.dataset.house, c.querySelector('.num').textContent]);")
+    return {(int(s), int(t), int(h)): label for s, t, h, label in cells}
+
+
+def drawn_fences(driver) -> dict:
+    cells = driver.execute_script(
+        "return [...document.querySelectorAll('.fence')].map(c => [c.dataset.seat, c.dataset.street, "
+        "c.dataset.slot, c.dataset.fence]);")
+    return {(int(s), int(t), int(k)): state == "on" for s, t, k, state in cells}
+
+
+def assert_drawn_as_replayed(driver, record: dict, turn: int) -> None:
+    assert driver.find_element(By.TAG_NAME, "body").get_attribute("data-turn") == str(turn)
+    state = replay(record, until_turn=turn)
+    houses, fences = drawn_houses(driver), drawn_fences(driver)
+    for seat, sheet in enumerate(state.sheets):
+        for street, row in enumerate(sheet.to_record()["houses"]):
+            for house, label in enumerate(row):
+                assert houses[seat, street, house] == (label or ""), (seat, street, house)
+            for slot in range(len(row) - 1):
+                assert fences[seat, street, slot] == sheet.fences[street][slot]
+        for street, parks in enumerate(sheet.parks):
+            track = driver.find_element(By.CSS_SELECTOR, f'[data-track="parks-{street}"][data-seat="{seat}"]')
+            assert track.get_attribute("data-value") == str(parks)
+        temps = driver.find_element(By.CSS_SELECTOR, f'[data-track="temps"][data-seat="{seat}"]')
+        assert temps.get_attribute("data-value") == str(min(sheet.temps, sheet.data.temp_boxes))
+
+
+def test_slider_and_arrow_keys_draw_the_replayed_sheets(page, record):
+    middle = record["turns"][len(record["turns"]) // 2]["turn"]
+    page.execute_script("const s = document.getElementById('turn'); s.value = arguments[0]; "
+                        "s.dispatchEvent(new Event('input'));", middle)
+    assert_drawn_as_replayed(page, record, middle)
+    body = page.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert_drawn_as_replayed(page, record, middle + 2)
+    body.send_keys(Keys.ARROW_LEFT)
+    assert_drawn_as_replayed(page, record, middle + 1)
+    actions = page.find_elements(By.CSS_SELECTOR, "[data-action]")
+    assert len(actions) == len(record["players"])
+    body.send_keys(Keys.END)
+    assert_drawn_as_replayed(page, record, record["end"]["turn"])
+
+
+def test_final_breakdown_is_the_records_score_block(page, record):
+    for entry in record["final"]:
+        for category, points in [*entry["score"].items(), ("rank", entry["rank"])]:
+            cell = page.find_element(By.CSS_SELECTOR, f'td[data-seat="{entry["seat"]}"][data-cat="{category}"]')
+            assert cell.text == str(points), (entry["seat"], category)
