@@ -138,10 +138,11 @@ def _layout(data: GameData) -> dict[str, Any]:
     }
 
 
-def game_view(record: Mapping) -> dict[str, Any]:
+def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     """Everything the page draws, computed by replaying the record: the state
     after each turn (index 0: the empty sheets), the turns, the plans, the
-    players and the final breakdown. Raises ViewerError for a record of
+    players and the final breakdown; the page opens after turn `start`
+    (default: before the first turn). Raises ViewerError for a record of
     another game, and the replay's RecordFormatError or ReplayError for a
     record that does not replay."""
     game = record.get("game") if isinstance(record, Mapping) else None
@@ -152,7 +153,7 @@ def game_view(record: Mapping) -> dict[str, Any]:
     states = [replay(record, until_turn=turn) for turn in [0] + turns]
     final = states[-1]
     return {
-        "game": game, "seed": str(record.get("seed")), "variant": dict(record["variant"]),
+        "game": game, "seed": str(record.get("seed")), "start": start or 0, "variant": dict(record["variant"]),
         "players": [dict(p) for p in record["players"]],
         "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in final.plans],
         "layout": _layout(final.variant.data),
@@ -173,9 +174,10 @@ def page_json(view: Mapping) -> str:
     return json.dumps(view, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
 
 
-def render_html(record: Mapping) -> str:
-    """The self-contained viewer page of one recorded game (see :func:`game_view`)."""
-    view = game_view(record)
+def render_html(record: Mapping, start: int | None = None) -> str:
+    """The self-contained viewer page of one recorded game, opening after turn
+    `start` (see :func:`game_view`)."""
+    view = game_view(record, start)
     title = f"welcometo-sim: game {view['game']} (seed {view['seed']})"
     page = _template().replace("<title></title>", f"<title>{_escape(title)}</title>")
     return page.replace(DATA_MARK, page_json(view))
@@ -185,12 +187,12 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_html(record: Mapping, path: str | Path) -> Path:
+def write_html(record: Mapping, path: str | Path, start: int | None = None) -> Path:
     """Write the viewer page of a record to `path` (made atomically: a failed
     write leaves no partial page) and return the path."""
     from ..sim.results import _write_atomically
 
     target = Path(path)
-    text = render_html(record)
+    text = render_html(record, start)
     _write_atomically(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return target
