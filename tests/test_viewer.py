@@ -128,3 +128,43 @@ def test_write_html_writes_the_page(tmp_path):
     path = write_html(recorded(), tmp_path / "game.html")
     assert embedded(path.read_text(encoding="utf-8"))["game"] == 0
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.fixture
+def records_file(tmp_path):
+    """A records.jsonl of one Welcome To game (game 0) and one Shake That City game (index 1)."""
+    other = load_game("shake-that-city").play(["random", "random"], 3).record
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(recorded()) + "\n" + json.dumps({**other, "index": 1}) + "\n", encoding="utf-8")
+    return path
+
+
+def test_show_html_writes_the_page_next_to_the_records(records_file, capsys):
+    from helpers import wtsim
+
+    code, out, err = wtsim(["show", str(records_file), "--game", "0", "--html"], capsys)
+    assert code == 0, err
+    assert out.strip() == str(records_file.parent / "game-0.html")
+    assert embedded((records_file.parent / "game-0.html").read_text(encoding="utf-8"))["start"] == 0
+
+
+def test_show_html_out_and_turn(records_file, tmp_path, capsys):
+    from helpers import wtsim
+
+    target = tmp_path / "page.html"
+    code, out, err = wtsim(["show", str(records_file), "-g", "0", "--html", "--out", str(target), "-t", "4"], capsys)
+    assert code == 0, err
+    assert out.strip() == str(target)
+    assert embedded(target.read_text(encoding="utf-8"))["start"] == 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "1", "--html"], "game 1: --html draws Welcome To records only, not shake-that-city"),
+    (["--game", "0", "--out", "x.html"], "--out goes with --html"),
+    (["--game", "0", "--html", "--out", "/nonexistent-folder/x.html"], "/nonexistent-folder/x.html: cannot write"),
+])
+def test_show_html_user_errors_are_one_line(records_file, capsys, argv, message):
+    from helpers import user_error
+
+    line = user_error(["show", str(records_file), *argv], capsys)
+    assert line.startswith("wtsim: error: ") and message in line

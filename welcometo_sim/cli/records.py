@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 import click
@@ -13,6 +14,7 @@ from ..games.records import problems as game_record_problems, record_game, recor
 from ..games.records import render as render_game_record
 from ..rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from ..rules.sheet import render_sheet
+from ..sim.results import OutputError
 from .common import fail
 
 
@@ -70,9 +72,22 @@ def _read_record(path: str, game: int) -> tuple[int, dict]:
 @click.argument("records", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", type=int, required=True, help="Game index (the record's `game` field).")
 @click.option("--turn", "-t", type=click.IntRange(min=0), help="Show the sheets after this turn (default: the end).")
-def show(records: str, game: int, turn: int | None) -> None:
-    """Render the sheets of a recorded game as text, at its end or after a turn."""
+@click.option("--html", "as_html", is_flag=True,
+              help="Write a self-contained HTML replay page (turn slider, arrow keys) instead of text.")
+@click.option("--out", "-o", type=click.Path(dir_okay=False),
+              help="With --html: the page's file (default: game-N.html next to RECORDS).")
+def show(records: str, game: int, turn: int | None, as_html: bool, out: str | None) -> None:
+    """Render the sheets of a recorded game as text, at its end or after a turn.
+
+    With --html, write one HTML page of the whole game (opening after --turn,
+    if given) that draws every sheet turn by turn, and print its path.
+    """
+    if out is not None and not as_html:
+        fail("--out goes with --html (the text goes to stdout)")
     line_no, record = _read_record(records, game)
+    if as_html:
+        _show_html(records, line_no, game, record, turn, out)
+        return
     if record_game(record):
         _show_other(records, line_no, game, record, turn)
         return
@@ -82,6 +97,24 @@ def show(records: str, game: int, turn: int | None) -> None:
         fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
     except ReplayError as exc:
         fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+
+
+def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | None, out: str | None) -> None:
+    """`show --html`: the viewer page of a Welcome To record, its path on stdout."""
+    from ..viewer import write_html
+
+    if record_game(record):
+        fail(f"{records}:{line_no}: game {game}: --html draws Welcome To records only, "
+             f"not {record_game(record)} (use show without --html)")
+    target = Path(out) if out is not None else Path(records).parent / f"game-{game}.html"
+    try:
+        click.echo(write_html(record, target, turn))
+    except RecordFormatError as exc:
+        fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
+    except ReplayError as exc:
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+    except OutputError as exc:
+        fail(str(exc))
 
 
 def _show_other(records: str, line_no: int, game: int, record: dict, turn: int | None) -> None:
