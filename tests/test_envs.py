@@ -1,0 +1,226 @@
+"""The PettingZoo and Gymnasium environments and the strategy that seats their policies.
+
+Games are short (random masked actions end by refusals in ~15 turns) and
+the Farama checkers run a few cycles, so the file takes a few seconds."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import welcometo_sim
+from helpers import estates_sheet
+from welcometo_sim.envs import STEPS, DecidingStrategy, PolicyStrategy, SoloEnv, env, layout_for
+from welcometo_sim.rules.data import DEFAULT_DATA
+from welcometo_sim.rules.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
+from welcometo_sim.rules.plans import claim_options
+from welcometo_sim.rules.variant import Variant
+from welcometo_sim.strategy import load_strategy
+
+EXPERT_3 = (3, Variant(advanced=True, expert=True))
+SHAPES = [(2, Variant()), EXPERT_3, (1, Variant(solo=True)), (2, Variant(advanced=True, board="ice-cream"))]
+
+
+def random_episode(environment, seed: int) -> tuple[dict[str, int], dict[str, set]]:
+    """Play masked random actions to the end; the rewards each agent got, and
+    the step kinds each was asked."""
+    pick = random.Random(seed)
+    environment.reset(seed=seed)
+    rewards = {agent: 0 for agent in environment.possible_agents}
+    kinds: dict[str, set] = {agent: set() for agent in environment.possible_agents}
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncated, _ = environment.last()
+        if terminated or truncated:
+            environment.step(None)
+            continue
+        kinds[agent].add(environment.decision.kind)
+        environment.step(pick.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        for other in environment.agents:
+            rewards[other] += environment.rewards[other]
+    return rewards, kinds
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")  # dict observations with a mask
+@pytest.mark.parametrize("n_players, variant", [(2, Variant()), EXPERT_3, (1, Variant(solo=True))])
+def test_pettingzoo_api_and_seed_tests_pass(n_players, variant):
+    api_test(env(n_players, variant), num_cycles=60)
+    seed_test(lambda: env(n_players, variant), num_cycles=30)
+
+
+def test_gymnasium_check_env_passes_for_solo():
+    check_env(SoloEnv(), skip_render_check=True)
+    with pytest.raises(ValueError, match="solo variants"):
+        SoloEnv(Variant())
+
+
+@pytest.mark.parametrize("n_players, variant", SHAPES)
+def test_rewards_add_up_to_the_engines_final_scores(n_players, variant):
+    environment = env(n_players, variant)
+    rewards, kinds = random_episode(environment, seed=5)
+    result = environment._session.pending
+    assert rewards == {f"player_{i}": s["total"] for i, s in enumerate(result.scores)}
+    assert {kind for asked in kinds.values() for kind in asked} >= {"play", "effect"}
+    if variant.advanced:
+        assert all("roundabout" in asked for asked in kinds.values())
+
+
+def test_the_same_seed_replays_the_same_game_and_another_seed_differs():
+    first, _ = random_episode(env(*EXPERT_3), seed=11)
+    again, _ = random_episode(env(*EXPERT_3), seed=11)
+    other = [random_episode(env(*EXPERT_3), seed=s)[0] for s in (12, 13)]
+    assert first == again
+    assert any(o != first for o in other)
+
+
+def test_the_environment_plays_the_engines_game_of_the_seed():
+    """Answering every step as the built-in greedy strategy would, from the
+    environment's view and options, reproduces play_game with greedy seats:
+    same engine, same deck, same options, every step kind (plans and the
+    reshuffle question included)."""
+    seed, n = 21, 2
+    variant = Variant(advanced=True)
+    greedy = load_strategy("greedy")
+    expected = play_game(variant, [Seat(f"g{i}", "greedy", greedy) for i in range(n)], seed)
+    environment = env(n, variant)
+    environment.reset(seed=seed)
+    bots = [greedy(rng) for rng in seat_generators(seed, n)[1]]
+    planned: dict[int, list] = {}
+    kinds = set()
+    for agent in environment.agent_iter():
+        if environment.terminations[agent]:
+            environment.step(None)
+            continue
+        decision = environment.decision
+        kinds.add(decision.kind)
+        option = _greedy_answer(bots[decision.seat], decision, planned)
+        environment.step(decision.actions[decision.options.index(option)])
+    assert environment._session.pending.scores == expected.scores
+    assert {"roundabout", "play", "effect", "plans", "reshuffle"} <= kinds
+
+
+def _greedy_answer(bot, decision, planned: dict[int, list]):
+    """What `bot` answers to a decision (its plans answered one claim a step)."""
+    view, options = decision.view, decision.options
+    if decision.kind == "plans":
+        if not decision.claimed:
+            planned[decision.seat] = list(bot.choose_plans(view, [o for o in options if o is not None]))
+        queue = planned[decision.seat]
+        return queue.pop(0) if queue else None
+    if decision.kind == "reshuffle":
+        return bot.choose_reshuffle(view)
+    hook = {"roundabout": "choose_roundabout", "play": "choose_play", "effect": "choose_effect",
+            "pass": "choose_pass"}[decision.kind]
+    return getattr(bot, hook)(view, options)
+
+
+def test_an_illegal_action_plays_the_first_legal_one_and_says_so():
+    environment = env(2)
+    environment.reset(seed=3)
+    mask = environment.observe("player_0")["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    environment.step(illegal)
+    assert environment.infos["player_0"]["illegal_action"] is True
+    assert environment.agent_selection == "player_0"  # its effect step follows its play
+    assert environment.observe("player_1")["action_mask"].sum() == 0  # not its turn
+
+
+class Recorder(DecidingStrategy):
+    """Answers plan steps with the highest claim action, recording each step."""
+
+    def __init__(self, rng):
+        super().__init__(rng)
+        self.steps = []
+
+    def decide(self, decision):
+        self.steps.append(decision)
+        claims = [a for a, option in zip(decision.actions, decision.options) if option is not None]
+        return decision.option(max(claims)) if claims else None
+
+
+def test_plans_are_claimed_one_step_at_a_time_on_the_sheet_so_far():
+    plans = (DEFAULT_DATA.plan("estates-4-4"), DEFAULT_DATA.plan("estates-3-3-4"),
+             DEFAULT_DATA.plan("estates-1-2-6"))
+    sheet = estates_sheet([4, 4, 3, 3, 4])
+    view = PlayerView(0, 5, sheet, [], None, plans, (None, None, None),
+                      (PublicSeat(0, 0, (None, None, None), 18),), 60, Variant(), 1)
+    bot = Recorder(np.random.default_rng(0))
+    claims = bot.choose_plans(view, claim_options(sheet, plans))
+    layout = layout_for(DEFAULT_DATA, 1)
+    claim = layout.blocks["claim"]
+    assert [c.deck for c in claims] == [2, 1]  # the highest action: deck 2 first
+    first, second = bot.steps  # nothing left to claim after two: no third question
+    assert sum(first.mask[claim.start:claim.start + claim.size]) == 3 + 3  # three 4s: 3 ways per plan
+    assert first.mask[layout.at("plans_done")] == 1
+    assert list(np.flatnonzero(second.mask[claim.start:claim.start + claim.size])) == [0]  # deck 1, the two 4s left
+    assert second.observation[layout.fields["claimed_now"].start + 1] == 1
+    assert second.sheet.plan_turns[1] == 5 and sheet.plan_turns == [None, None, None]
+    assert all(d.observation[layout.fields["step"].start + STEPS.index("plans")] == 1 for d in bot.steps)
+
+
+def test_the_observation_stays_in_its_documented_bounds():
+    environment = env(*EXPERT_3)
+    environment.reset(seed=2)
+    space = environment.observation_space("player_0")
+    for agent in environment.agent_iter():
+        observation, _, terminated, _, _ = environment.last()
+        assert space.contains(observation)
+        environment.step(None if terminated else int(np.flatnonzero(observation["action_mask"])[-1]))
+    layout = environment.layout
+    assert sum(f.size for f in layout.fields.values()) == layout.n_observations
+    assert sum(b.size for b in layout.blocks.values()) == layout.n_actions
+
+
+SEEDED_POLICY = '''
+import numpy as np
+from welcometo_sim.envs import PolicyStrategy
+
+
+class Seeded(PolicyStrategy):
+    """A random legal action from the seat's own generator."""
+
+    def act(self, observation, action_mask):
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+'''
+
+
+def test_a_policy_plays_in_wtsim_run_deterministically(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mybots.py").write_text(SEEDED_POLICY)
+    config = tmp_path / "policy.yaml"
+    config.write_text(
+        "games: 3\nseed: 4\nvariant: {advanced: true}\nplayers:\n"
+        "  - strategy: mybots.py:Seeded\n"
+        "  - strategy: welcometo_sim.envs:PolicyStrategy\n"
+        "    params: {policy: 'welcometo_sim.envs.encoding:first_legal'}\n")
+    first = welcometo_sim.run(config)
+    again = welcometo_sim.run(config)
+    assert len(first) == 6 and first.equals(again)
+    assert first["total"].nunique() > 1
+
+
+def test_policy_strategy_plays_as_the_environment_does():
+    """A policy seated by PolicyStrategy gets the environment's arrays: the
+    first-legal policy scores the same in both."""
+    seed, n = 8, 2
+    seats = [Seat(f"p{i}", "policy", PolicyStrategy) for i in range(n)]
+    expected = play_game(Variant(expert=True), seats, seed)
+    environment = env(n, Variant(expert=True))
+    environment.reset(seed=seed)
+    for agent in environment.agent_iter():
+        observation, _, terminated, _, _ = environment.last()
+        environment.step(None if terminated else int(np.flatnonzero(observation["action_mask"])[0]))
+    assert environment._session.pending.scores == expected.scores
+
+
+def test_a_policy_that_cannot_be_loaded_is_one_line(tmp_path):
+    with pytest.raises(ValueError, match="^policy 'nowhere:act': cannot load 'nowhere'"):
+        PolicyStrategy.check_params({"policy": "nowhere:act"})
+    with pytest.raises(ValueError, match="is not a function"):
+        PolicyStrategy.check_params({"policy": "welcometo_sim.envs.encoding:N_OFFERS"})
