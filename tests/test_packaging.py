@@ -38,7 +38,7 @@ def test_runtime_dependencies_hold_no_test_tools():
 
 def test_test_and_all_name_the_other_extras_without_repeating_them():
     features = set(EXTRAS) - {"test", "all"}
-    assert features == {"parquet", "plots", "dask"}
+    assert features == {"parquet", "plots", "dask", "rl"}
     assert self_extras("all") == features and len(EXTRAS["all"]) == 1
     assert features <= self_extras("test")
     feature_packages = {r.name for name in features for r in EXTRAS[name]}
