@@ -168,3 +168,29 @@ def test_show_html_user_errors_are_one_line(records_file, capsys, argv, message)
 
     line = user_error(["show", str(records_file), *argv], capsys)
     assert line.startswith("wtsim: error: ") and message in line
+
+
+def test_a_run_report_links_the_highest_and_lowest_scoring_games(tmp_path, capsys):
+    from helpers import wtsim
+    from welcometo_sim.sim.results import read_table
+
+    pytest.importorskip("matplotlib")
+    config = tmp_path / "mixed.yaml"
+    config.write_text("name: mixed\ngames: 4\nseed: 3\nplayers:\n  - strategy: greedy\n  - strategy: random\n",
+                      encoding="utf-8")
+    run = tmp_path / "run"
+    code, _, err = wtsim(["run", str(config), "--records", "--out", str(run), "--quiet"], capsys)
+    assert code == 0, err
+    code, out, err = wtsim(["report", str(run)], capsys)
+    assert code == 0, err
+    frame = read_table(run)
+    best, worst = (int(frame.loc[index, "game"]) for index in (frame["total"].idxmax(), frame["total"].idxmin()))
+    report = (run / "report" / "report.md").read_text(encoding="utf-8")
+    assert "## Game replays" in report
+    for game in {best, worst}:
+        assert f"](game-{game}.html)" in report
+        assert embedded((run / "report" / f"game-{game}.html").read_text(encoding="utf-8"))["game"] == game
+    (run / "records.jsonl").unlink()
+    code, _, err = wtsim(["report", str(run), "--out", str(tmp_path / "bare")], capsys)
+    assert code == 0, err
+    assert "Game replays" not in (tmp_path / "bare" / "report.md").read_text(encoding="utf-8")

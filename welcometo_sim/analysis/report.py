@@ -26,8 +26,8 @@ import yaml
 
 from ..compiled_core import engine
 from ..config import bounded_yaml, read_bounded
-from ..sim.results import (ResultsError, _write_atomically as write_atomically, read_manifest, read_small_json,
-                           read_table)
+from ..sim.results import (OutputError, ResultsError, _write_atomically as write_atomically, read_manifest,
+                           read_small_json, read_table)
 from . import plots
 from .formatting import format_table as text_table
 from .stats import mean_interval, rate_interval
@@ -35,6 +35,7 @@ from ..config import WELCOME_TO
 from ..games.tables import summary_tables as any_game_tables
 from ..sim.rows import game_of_columns
 from .tables import table_columns, keyed
+from ..viewer.pages import replay_pages
 
 REPORT_DIR = "report"
 FORMATS = ("md", "html")
@@ -68,6 +69,8 @@ TABLE_CAPTIONS = {
              "Wilson interval) and the mean paired score difference a − b (bootstrap interval).",
     "ratings": "Bradley–Terry ratings (Elo scale, mean 0) with 95% intervals.",
 }
+REPLAYS_CAPTION = ("The games of the highest and the lowest score, each as a page that replays the record "
+                   "turn by turn (slider or arrow keys), written next to this report.")
 RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win rate against b (lower rank wins, "
                      "a tie counts 1/2; Wilson interval) and the mean paired score difference a − b (the same "
                      "deal for both, t interval).")
@@ -123,6 +126,8 @@ class Content:
     facts: list[tuple[str, str]]
     sections: list[Section]
     figures: list[Figure]
+    pages: list[Any] = field(default_factory=list)
+    """Viewer pages (welcometo_sim.viewer.pages.Page) written beside the report and linked."""
 
 
 def format_table(table: pd.DataFrame, percent: tuple[str, ...] = PERCENT_COLUMNS,
@@ -349,9 +354,10 @@ def run_content(folder: Path, by: str) -> Content:
     frame = _read_frame(folder)
     folder = folder if folder.is_dir() else folder.parent
     facts = run_facts(frame, read_manifest(folder), folder)
+    welcome_to = game_of_columns(frame.columns) == WELCOME_TO
     return Content(f"welcometo-sim report: {facts[0][1]}", facts,
                    _summary_sections(frame, by, ("scores", "pairs", "breakdown", "endings")),
-                   _frame_figures(frame, by))
+                   _frame_figures(frame, by), replay_pages(folder, frame) if welcome_to else [])
 
 
 def compare_content(folder: Path, by: str) -> Content:
@@ -630,6 +636,10 @@ def _markdown(content: Content, by: str | None) -> str:
     parts += ["## Figures", ""]
     for figure in content.figures:
         parts += [f"### {figure.heading}", "", f"![{figure.heading}]({figure.file_name})", "", figure.caption, ""]
+    if content.pages:
+        parts += ["## Game replays", "", REPLAYS_CAPTION, ""]
+        parts += [f"- [{markdown_text(page.label)}]({page.file_name})" for page in content.pages]
+        parts.append("")
     return "\n".join(parts)
 
 
@@ -651,8 +661,27 @@ def _html(content: Content, folder: Path, by: str | None) -> str:
         parts += [f"<h3>{e(figure.heading)}</h3>", "<figure>",
                   f'<img alt="{e(figure.heading)}" src="data:image/png;base64,{data}">',
                   f"<figcaption>{e(figure.caption)}</figcaption>", "</figure>"]
+    if content.pages:
+        parts += ["<h2>Game replays</h2>", f'<p class="caption">{e(REPLAYS_CAPTION)}</p>', "<ul>"]
+        parts += [f'<li><a href="{e(page.file_name)}">{e(page.label)}</a></li>' for page in content.pages]
+        parts.append("</ul>")
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def _written_pages(pages: list[Any], target: Path) -> list[Any]:
+    """Write each viewer page into the report folder; a record that does not
+    replay loses its link rather than the whole report (`wtsim verify` names it)."""
+    written = []
+    for page in pages:
+        try:
+            page.write(target / page.file_name)
+        except OutputError:
+            raise
+        except ValueError:
+            continue
+        written.append(page)
+    return written
 
 
 def write_report(results_dir: str | os.PathLike, fmt: str = "md",
@@ -676,6 +705,7 @@ def write_report(results_dir: str | os.PathLike, fmt: str = "md",
     target.mkdir(parents=True, exist_ok=True)
     for figure in content.figures:
         write_atomically(target / figure.file_name, figure.draw)
+    content.pages = _written_pages(content.pages, target)
     grouped = by if kind in ("run", "compare") else None
     if fmt == "md":
         path, text = target / "report.md", _markdown(content, grouped)
