@@ -11,7 +11,7 @@ import yaml
 
 from welcometo_sim.config import ConfigError, load_config, parse_config
 from welcometo_sim.strategy import load_strategy
-from welcometo_sim.tune import (CrossEntropySearch, ParamRange, Trial, TuneError, numeric_keys,
+from welcometo_sim.tuning import (CrossEntropySearch, ParamRange, Trial, TuneError, numeric_keys,
                                 parse_param_range, parse_param_ranges, per_game_objective, with_values)
 
 from helpers import user_error

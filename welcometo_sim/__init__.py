@@ -1,7 +1,8 @@
 """welcometo_sim: a tournament simulator for the board game Welcome To…
 
-`run()` plays a config and returns the result table; `analysis` makes the
-tables; `strategy` is the API for writing players.
+`run()` plays a config and returns the result table; `compare()`, `plans()`,
+`sweep()` and `tune()` are the analyses of `wtsim` as DataFrames;
+`analysis` makes the tables; `strategy` is the API for writing players.
 
 `run` and `analysis` load on first use: importing the package (as every
 strategy module and worker process does) only chooses the compiled or source
@@ -20,14 +21,15 @@ from .compiled_core import select_core  # noqa: E402
 
 select_core()  # before any engine module is imported
 
-__all__ = ["run", "analysis", "__version__"]
+__all__ = ["run", "compare", "plans", "sweep", "tune", "analysis", "__version__"]
 
-_LAZY = {"run": ("welcometo_sim.api", "run"), "analysis": ("welcometo_sim.analysis", None)}
+_LAZY = {"run": ("welcometo_sim.api", "run"), "analysis": ("welcometo_sim.analysis", None),
+         **{name: ("welcometo_sim.analyses", name) for name in ("compare", "plans", "sweep", "tune")}}
 """Public names loaded on first access: name -> (module, attribute or None for the module)."""
 
 
 def __getattr__(name: str) -> Any:
-    """`welcometo_sim.run` and `welcometo_sim.analysis`, imported when first used."""
+    """`welcometo_sim.run`, the analyses and `welcometo_sim.analysis`, imported when first used."""
     try:
         module_name, attribute = _LAZY[name]
     except KeyError:

@@ -23,7 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import pandas as pd
 
@@ -417,10 +417,33 @@ def _run_in_memory(spec: RunSpec, progress: Progress | None) -> RunOutput:
     return RunOutput(None, manifest, to_frame(columns), error_frame, played=spec.games)
 
 
-def run(config: str | os.PathLike | RunSpec | None = None, *, games: int | None = None,
-        seed: int | None = None, jobs: int | None = None, out: str | os.PathLike | None = None,
-        records: bool = False, save: bool = False, fmt: str | None = None) -> pd.DataFrame:
-    """Run a config (the bundled default when None) and return the result table.
-    Nothing is written unless `save` is true or `out` is given."""
-    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs)
-    return execute(spec, out, records=records, fmt=fmt, save=save or out is not None).frame
+def run(config: str | os.PathLike | Mapping[str, Any] | RunSpec | None = None, *,
+        players: Sequence[str] | None = None, variant: Mapping[str, Any] | None = None,
+        games: int | None = None, seed: int | None = None, jobs: int | None = None,
+        out: str | os.PathLike | None = None, records: bool = False, save: bool = False,
+        fmt: str | None = None, progress: Callable[[int, int], None] | bool | None = None) -> pd.DataFrame:
+    """Run a config and return the result table; nothing is written unless
+    `save` is true or `out` is given (then as `wtsim run` writes a folder).
+
+    `config` is a path, a dict in the YAML schema (checked like a file: a bad
+    key is the same ConfigError), a RunSpec, or None for the bundled base
+    config. `players` (strategy references such as "greedy:shortlist=6") and
+    `variant` (the YAML's `variant:` mapping, e.g. {"expert": True}) replace
+    the config's; `games`, `seed` and `jobs` override it. `progress` is a
+    callable(done, total) told of the games finished (first with 0), or True
+    for a tqdm bar that suits a notebook.
+
+    The table has one row per seat and game (docs/RECORDS.md §2): game,
+    seed, seat, player, strategy, n_players; the variant (advanced, expert,
+    solo, board) and the plans dealt (plan1..plan3); total, rank, won; one
+    column per score category (plans, parks, pools, temps, estates, bonus,
+    bis, roundabouts, refusals); plan1_turn..plan3_turn and
+    plan1_first..plan3_first; estates_1..estates_6; the counts n_temps,
+    n_bis, n_pools, n_parks, n_refusals, n_roundabouts; turns and end_reason.
+    Another game has its own score columns. Games that a strategy broke
+    under `on_error: skip` are left out."""
+    from .analyses import load_spec, ticking
+
+    spec = resolve_spec(load_spec(config, players=players, variant=variant), games=games, seed=seed, jobs=jobs)
+    with ticking(spec.games, progress) as step:
+        return execute(spec, out, records=records, fmt=fmt, save=save or out is not None, progress=step).frame

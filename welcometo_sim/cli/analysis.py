@@ -13,32 +13,26 @@ from dataclasses import replace
 from pathlib import Path
 
 import click
-import numpy as np
 import pandas as pd
 import yaml
 
-from .. import tune as tuning
+from .. import analyses
 from ..analysis import balance as balancing
 from ..analysis.formatting import format_interval, format_table
-from ..analysis.plan_balance import plan_balance_table, printed_tables, skill_tables
-from ..analysis.sequential import SequentialError, SprtSettings, batch_seed, run_sequential
-from ..analysis.sweep import SweepError, grid, sweep, sweep_document, sweep_text
+from ..analysis.plan_balance import printed_tables
+from ..analysis.sequential import SequentialError, SprtSettings
+from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
-from ..compiled_core import engine
-from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, RunSpec, load_config, parse_config, players_from_refs
-from ..defaults import diverse, every_seat
-from ..games.tables import comparison_tables
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config
+from ..defaults import every_seat
 from ..sim.results import _write_atomically as write_atomically
-from ..sim.results import read_table, to_frame, write_json
-from ..sim.runner import run_chunks
-from ..sim.tournament import plan_trials, round_robin, total_games
-from ..strategy import StrategySpec, load_strategy, parse_strategy
-from .common import (TABLE_FORMATS, common_options, complete_config, complete_plan_setting, complete_strategy,
-                     fail, output_folder, run_with_progress, warn_random, write_tables)
+from ..sim.results import write_json
+from ..strategy import load_strategy
+from ..tuning import OBJECTIVES, TuneError, spec_label
+from .common import (TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
+                     complete_strategy, fail, json_tables, output_folder, run_with_progress, warn_random,
+                     write_tables)
 
-
-BOOTSTRAP_SEED = 0
-"""Fixed, so that the same games always give the same intervals, fresh or reloaded."""
 
 
 def _print(tables: dict[str, pd.DataFrame]) -> None:
@@ -49,7 +43,9 @@ def _print(tables: dict[str, pd.DataFrame]) -> None:
 
 
 def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
-          meta: dict) -> None:
+          meta: dict, quiet_stdout: bool = False) -> None:
+    """With --out: the result table, every table and analysis.json (the
+    closing line on stderr when stdout holds a JSON document)."""
     if out is None:
         return
     folder = Path(out)
@@ -59,15 +55,7 @@ def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None,
     else:
         write_atomically(folder / "results.csv", lambda tmp: frame.to_csv(tmp, index=False))
     write_json(folder / "analysis.json", meta)
-    click.echo(f"\ntables written to {folder}")
-
-
-def _spec(config: str | None, strategies: tuple[str, ...], games: int | None, seed: int | None,
-          jobs: int | None) -> RunSpec:
-    spec = resolve_spec(config, games=games, seed=seed, jobs=jobs)
-    if strategies:
-        spec = replace(spec, players=players_from_refs(list(strategies), spec.game))
-    return spec
+    click.echo(f"\ntables written to {folder}", err=quiet_stdout)
 
 
 @click.command()
@@ -81,10 +69,11 @@ def _spec(config: str | None, strategies: tuple[str, ...], games: int | None, se
 @click.option("--alpha", type=float, default=SprtSettings.alpha, show_default=True, help="With --until-significant: chance of declaring a difference between equal strategies.")
 @click.option("--beta", type=float, default=SprtSettings.beta, show_default=True, help="With --until-significant: chance of missing a difference of --effect points.")
 @click.option("--effect", type=float, default=SprtSettings.effect, show_default=True, help="With --until-significant: the difference in points per game that matters.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def compare(strategies: tuple[str, ...], config: str | None, games: int | None, seed: int | None,
             jobs: int | None, out: str | None, fmt: str, quiet: bool, table: bool,
             results_dir: str | None, sequential: bool, max_games: int, batch: int, alpha: float,
-            beta: float, effect: float) -> None:
+            beta: float, effect: float, as_json: bool = False) -> None:
     """Compare strategies: win rates, paired score differences, ratings.
 
     STRATEGIES are strategy references (greedy, greedy:shortlist=6,
@@ -108,22 +97,35 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
     """
     output_folder(out)
     if sequential:
-        settings = _sprt_settings(alpha, beta, effect, batch, max_games, games, table, results_dir)
-        spec = _spec(config, strategies, None, seed, jobs)
-        _sequential_compare(spec, settings, quiet, out, fmt)
-        return
-    if results_dir:
-        frame = read_table(results_dir)
+        _sprt_settings(alpha, beta, effect, batch, max_games, games, table, results_dir)
+    with cli_progress(quiet) as progress:
+        try:
+            result = analyses.compare(list(strategies) or None, config=config, games=games, seed=seed, jobs=jobs,
+                                      table=table, results=results_dir, until_significant=sequential,
+                                      alpha=alpha, beta=beta, effect=effect, batch=batch, max_games=max_games,
+                                      progress=progress)
+        except SequentialError as exc:
+            fail(str(exc))
+    tables = dict(result.tables)
+    if result.sequential is not None:
+        tables["looks"] = result.sequential.looks
+    if as_json:
+        click.echo(json.dumps(compare_document(result), indent=2))
     else:
-        spec = _spec(config, strategies, games, seed, jobs)
-        if len(spec.players) < 2:
-            fail("compare: name at least two strategies")
-        seed = spec.seed
-        frame = run_with_progress(total_games(spec, table), quiet,
-                                   lambda progress: round_robin(spec, table, progress))
-    tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
-    _print(tables)
-    _save(frame, tables, out, fmt, {"command": "compare", "seed": seed, "table": table})
+        if result.sequential is not None:
+            _print_sequential(result.sequential)
+        _print(result.tables)
+    _save(result.frame, tables, out, fmt, result.meta(), quiet_stdout=as_json)
+
+
+def compare_document(result: analyses.Comparison) -> dict:
+    """What `compare --json` prints: how the games were played, every table
+    of the text output by name, and with --until-significant the verdict and
+    the looks."""
+    document = {**result.meta(), **json_tables(result.tables)}
+    if result.sequential is not None:
+        document["looks"] = json_tables({"looks": result.sequential.looks})["looks"]
+    return document
 
 
 def _sprt_settings(alpha: float, beta: float, effect: float, batch: int, max_games: int,
@@ -140,42 +142,15 @@ def _sprt_settings(alpha: float, beta: float, effect: float, batch: int, max_gam
         raise
 
 
-def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out: str | None, fmt: str) -> None:
-    """Play batches until the SPRT decides; print the looks, the verdict and the
-    usual comparison tables of every game played."""
-    if len(spec.players) != 2:
-        fail(f"compare --until-significant: name exactly two strategies, got {len(spec.players)}")
-    if spec.game == WELCOME_TO:  # exploration temperatures are Welcome To strategies' parameters
-        spec = replace(spec, players=diverse(spec.players))
-    a, b = (p.name for p in spec.players)
-    frames: list[pd.DataFrame] = []
-
-    def play(progress):
-        def next_batch(number: int, size: int) -> np.ndarray:
-            batch = replace(spec, games=size, seed=batch_seed(spec.seed, number))
-            frame = round_robin(batch, False, progress)
-            frame["game"] += sum(part["game"].nunique() for part in frames)
-            frame.insert(1, "batch", number)
-            frames.append(frame)
-            totals = frame.pivot(index="game", columns="player", values="total")
-            return (totals[a] - totals[b]).dropna().to_numpy(dtype=float)  # games lost to on_error: skip
-        return run_sequential(next_batch, settings, a, b)
-
-    result = run_with_progress(settings.max_games, quiet, play)
-    frame = pd.concat(frames, ignore_index=True)
-    looks = pd.DataFrame([vars(look) for look in result.looks]).set_index("games")
+def _print_sequential(sequential: analyses.Sequential) -> None:
+    """The header of a sequential compare, its looks and its verdict."""
+    a, b, settings = sequential.a, sequential.b, sequential.settings
     lower, upper = settings.bounds()
     click.echo(f"sequential test of {a} against {b}: SPRT on the paired score difference, "
                f"alpha {settings.alpha:g}, beta {settings.beta:g}, effect {settings.effect:g} points; "
                f"a side decides at LLR >= {upper:.2f}, no difference when both are <= {lower:.2f}")
-    click.echo(f"\nlooks\n{format_table(looks, 3, signed=('mean', 'llr_a', 'llr_b')).to_string()}")
-    click.echo(f"\nverdict: {result.verdict} after {result.games} games")
-    tables = comparison_tables(frame, seed=BOOTSTRAP_SEED)
-    _print(tables)
-    tables["looks"] = looks
-    _save(frame, tables, out, fmt, {"command": "compare", "seed": spec.seed, "table": False,
-                                    "sequential": {**vars(settings), "verdict": result.verdict,
-                                                   "games": result.games}})
+    click.echo(f"\nlooks\n{format_table(sequential.looks, 3, signed=('mean', 'llr_a', 'llr_b')).to_string()}")
+    click.echo(f"\nverdict: {sequential.verdict} after {sequential.games} games")
 
 
 @click.command()
@@ -190,9 +165,10 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, quiet: bool, out:
 @click.option("--format", "fmt", type=click.Choice(TABLE_FORMATS), default="csv", show_default=True)
 @click.option("--results", "results_dir", type=click.Path(), help="Rebuild the table from a saved `wtsim plans --out` folder.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int | None,
           decks: tuple[int, ...], strategy: str | None, skills: str | None, out: str | None, fmt: str,
-          results_dir: str | None, quiet: bool) -> None:
+          results_dir: str | None, quiet: bool, as_json: bool = False) -> None:
     """City-plan balance: force each plan of the variant into its deck slot.
 
     The other two plans are drawn at random; every plan plays the same seeds.
@@ -211,89 +187,30 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
     """
     spec = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("plans")
     output_folder(out)
-    decks = decks or (1, 2, 3)
-    levels = _skill_levels(skills, strategy)
-    if results_dir:
-        trials = _saved_trials(results_dir)
-        levels = list(dict.fromkeys(trials["skill"])) if "skill" in trials.columns else []
+    with cli_progress(quiet) as progress:
+        study = analyses.plans(spec, games_per_plan=games_per_plan, decks=decks or None, strategy=strategy,
+                               strategies=skills, results=results_dir, progress=progress)
+    meta = {"command": "plans", "seed": spec.seed, "games_per_plan": games_per_plan, "skills": study.levels}
+    if as_json:
+        click.echo(json.dumps({**meta, **json_tables(study.tables)}, indent=2))
     else:
-        trials = _play_plans(spec, games_per_plan, decks, strategy, levels, quiet)
-    catalog = {p.id: p for p in spec.variant.data.all_plans()}
-    unknown = sorted(set(trials["forced_plan"]) - set(catalog))
-    if unknown:
-        fail(f"plans: {', '.join(unknown)} not in the config's variant")
-    tables, shown = _plan_tables(trials, catalog, levels)
-    for name, text in shown.items():
-        click.echo(f"\n{name}")
-        click.echo(text.to_string())
+        for name, text in _plan_text(study).items():
+            click.echo(f"\n{name}")
+            click.echo(text.to_string())
     if not results_dir:
-        for level in levels or [strategy]:
-            warn_random(_seated(spec, level).players)
-    _save(trials, tables, out, fmt, {"command": "plans", "seed": spec.seed, "games_per_plan": games_per_plan,
-                                     "skills": levels})
+        for level in study.levels or [strategy]:
+            warn_random(analyses.seated(spec, level).players)
+    _save(study.trials, study.tables, out, fmt, meta, quiet_stdout=as_json)
 
 
-def _skill_levels(skills: str | None, strategy: str | None) -> list[str]:
-    """The strategy references of --strategies, checked (none without it)."""
-    if skills is None:
-        return []
-    if strategy:
-        fail("plans: --strategy and --strategies exclude each other")
-    levels = [ref.strip() for ref in skills.split(",") if ref.strip()]
-    if len(levels) < 2 or len(set(levels)) < len(levels):
-        fail(f"--strategies {skills}: name at least two different strategies, weakest first")
-    for ref in levels:
-        parse_strategy(ref)
-    return levels
-
-
-def _saved_trials(results_dir: str) -> pd.DataFrame:
-    trials = read_table(results_dir)
-    if "forced_plan" not in trials.columns:
-        fail(f"{results_dir}: not a `wtsim plans` results folder (no forced_plan column)")
-    return trials
-
-
-def _seated(spec: RunSpec, ref: str | None) -> RunSpec:
-    """The spec with every seat playing `ref` (when given), each strategy that
-    fills several seats exploring (see `welcometo_sim.defaults`)."""
-    players = every_seat(spec.players, ref) if ref else spec.players
-    return replace(spec, players=diverse(players))
-
-
-def _play_plans(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...], strategy: str | None,
-                levels: list[str], quiet: bool) -> pd.DataFrame:
-    """The plan trials: once with the seated players, or once per skill level
-    (same seeds) with a `skill` column."""
-    specs = [(level, _seated(spec, level)) for level in levels] or [(None, _seated(spec, strategy))]
-    count = sum(len(spec.variant.plan_deck(d)) for d in decks) * games_per_plan * len(specs)
-
-    def work(progress):
-        frames = []
-        for level, seated in specs:
-            frame = plan_trials(seated, games_per_plan, decks, progress)
-            if level is not None:
-                frame.insert(0, "skill", level)
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True)
-
-    return run_with_progress(count, quiet, work)
-
-
-def _plan_tables(trials: pd.DataFrame, catalog: dict, levels: list[str]
-                 ) -> tuple[dict[str, pd.DataFrame], dict[str, pd.DataFrame]]:
-    """The tables to save and the tables to print (as text). With skill
-    levels, the plan table is that of the strongest (last) level."""
-    strongest = trials[trials["skill"] == levels[-1]] if levels else trials
-    table = plan_balance_table(strongest, catalog)
-    tables = {"plans": table}
+def _plan_text(study: analyses.PlanStudy) -> dict[str, pd.DataFrame]:
+    """The tables `plans` prints, formatted (the plan table of the strongest
+    level in a skill trace, then the skill tables)."""
+    levels = study.levels
     shown = {f"{name} ({levels[-1]})" if levels else name: text
-             for name, text in printed_tables(table).items()}
-    if levels:
-        skill = skill_tables(trials, catalog, levels)
-        tables.update({name.replace(" ", "_"): t for name, t in skill.items()})
-        shown.update({name: format_table(t, 3, signed=("slope",)) for name, t in skill.items()})
-    return tables, shown
+             for name, text in printed_tables(study.plans).items()}
+    shown.update({name: format_table(t, 3, signed=("slope",)) for name, t in study.skill.items()})
+    return shown
 
 
 @click.command(name="sweep")
@@ -326,27 +243,22 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    seated = _seated(load_config(config).require_welcome_to("sweep"), strategy)
-    base = seated.to_dict()
+    players = analyses.seated(load_config(config).require_welcome_to("sweep"), strategy).players
     output_folder(out)
-    overrides = {"games": games, "seed": seed, "jobs": jobs}
-    base.update({k: v for k, v in overrides.items() if v is not None})
-    base["name"] = "sweep"
-    try:
-        configs = [point for _chosen, point in grid(base, list(settings))]
-        points, total = len(configs), sum(int(point.get("games") or 0) for point in configs)
-        table = run_with_progress(total, quiet,
-                                   lambda progress: sweep(base, list(settings), _point_runner(config, progress)))
-    except SweepError as exc:
-        fail(str(exc))
-    warn_random(seated.players)
-    facts = _sweep_facts(base, settings, points)
+    with cli_progress(quiet) as progress:
+        try:
+            table = analyses.sweep(config, list(settings), games=games, seed=seed, jobs=jobs, strategy=strategy,
+                                   progress=progress)
+        except SweepError as exc:
+            fail(str(exc))
+    warn_random(players)
+    facts = table.attrs["facts"]
     if as_json:
         click.echo(json.dumps(sweep_document(table, facts), indent=2))
     elif as_csv:
         click.echo(table.to_csv(index=False), nl=False)
     else:
-        click.echo(f"sweep: {points} grid points, {base['games']} games each, seed {base['seed']}; "
+        click.echo(f"sweep: {facts['grid_points']} grid points, {facts['games']} games each, seed {facts['seed']}; "
                    "diff: each point minus point 0 on the same games")
         click.echo(sweep_text(table))
     if out:
@@ -355,55 +267,10 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
         click.echo(f"\ntables written to {out}", err=as_json or as_csv)
 
 
-def _point_runner(config: str | None, progress):
-    """The function that plays one grid point's games in memory, ticking the bar."""
-    def run(point: dict) -> pd.DataFrame:
-        spec = parse_config(point, where=config or "<bundled base config>")
-        on_chunk = None if progress is None else (lambda chunk: progress(chunk.stop - chunk.start))
-        columns, _seconds = run_chunks(spec, on_chunk=on_chunk)
-        return to_frame(columns)
-    return run
-
-
-def _sweep_facts(base: dict, settings: tuple[str, ...], points: int) -> dict:
-    """What a sweep's document and analysis.json say about how it was run."""
-    players = [_player_ref(p) for p in base.get("players") or []]
-    return {"command": "sweep", "settings": list(settings), "grid_points": points, "games": base.get("games"),
-            "seed": base.get("seed"), "players": players, "engine": engine(), "version": _version()}
-
-
-def _player_ref(player) -> str:
-    """A config's player entry as 'name = strategy:key=value,...' (just the
-    strategy when it is also the name)."""
-    if isinstance(player, str):
-        return player
-    params = ",".join(f"{k}={json.dumps(v)}" for k, v in _flat(player.get("params") or {}))
-    ref = str(player.get("strategy")) + (f":{params}" if params else "")
-    name = str(player.get("name") or ref)
-    return ref if name == ref else f"{name} = {ref}"
-
-
-def _flat(params: dict, prefix: str = ""):
-    for key, value in params.items():
-        if isinstance(value, dict):
-            yield from _flat(value, f"{prefix}{key}.")
-        else:
-            yield f"{prefix}{key}", value
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("welcometo-sim")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 @click.command(name="tune")
 @click.argument("strategy", shell_complete=complete_strategy)
 @click.option("--param", "-p", "param_ranges", multiple=True, metavar="KEY=LO:HI[:log]", help="A numeric parameter and its range (repeatable), e.g. weights.points=0:2; integer parameters take integers; ':log' draws on a log scale.")
-@click.option("--objective", type=click.Choice(tuning.OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
 @click.option("--opponent", "opponents", multiple=True, shell_complete=complete_strategy, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
 @click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and default seed and jobs from this config (its players are ignored).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
@@ -415,10 +282,11 @@ def _version() -> str:
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the best parameters (default results/tune-<strategy>-<timestamp>.yaml).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, opponents: tuple[str, ...],
              config: str | None, games: int, trials: int, population: int | None, top: int,
              final_games: int | None, seed: int | None, jobs: int | None, out: str | None,
-             quiet: bool) -> None:
+             quiet: bool, as_json: bool = False) -> None:
     """Search the parameters of STRATEGY that play best against the opponents.
 
     STRATEGY is a strategy reference; its parameters (greedy:shortlist=6)
@@ -433,33 +301,32 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
       wtsim tune greedy --param weights.flexibility=0:3 --param weights.points=0.5:2 --games 200 --jobs 2
       wtsim tune greedy --param shortlist=2:8 --objective winrate --opponent random --out best.yaml
     """
-    base = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("tune")
-    start = parse_strategy(strategy)
-    cls = load_strategy(start.ref)
-    opponent_specs = [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
-    try:
-        settings = tuning.TuneSettings(tuning.parse_param_ranges(param_ranges, cls), objective, games,
-                                       trials, population, top, final_games)
-        result = run_with_progress(tuning.total_games(settings), quiet,
-                                    lambda progress: tuning.tune(base, start, opponent_specs, settings, progress))
-    except tuning.TuneError as exc:
-        fail(str(exc))
-    click.echo(f"tune {tuning.spec_label(start)} against {', '.join(map(tuning.spec_label, opponent_specs))}: "
-               f"objective {objective}, {games} games per trial, seed {base.seed}")
-    _print({"trials": tuning.trials_table(result),
-            f"best {len(result.finalists) - 1} and the start on {settings.fresh_games()} fresh games":
-                tuning.finalists_table(result)})
-    gain, low, high = result.best.gain
-    click.echo(f"\nbest: trial {result.best.trial.number}, {objective} {result.best.objective:.3f} on fresh games, "
-               f"{gain:+.3f} [{low:+.3f}, {high:+.3f}] against the start")
-    path = Path(out) if out else _default_tune_path(cls.name)
-    document = tuning.best_document(result, config or "<bundled base config>")
+    with cli_progress(quiet) as progress:
+        try:
+            tuned = analyses.tune(strategy, list(param_ranges), objective=objective, opponents=list(opponents),
+                                  config=config, games=games, trials=trials, population=population, top=top,
+                                  final_games=final_games, seed=seed, jobs=jobs, progress=progress)
+        except TuneError as exc:
+            fail(str(exc))
+    result = tuned.result
+    path = Path(out) if out else _default_tune_path(load_strategy(result.strategy.ref).name)
+    fresh = f"best {len(result.finalists) - 1} and the start on {result.settings.fresh_games()} fresh games"
+    if as_json:
+        tables = json_tables({"trials": tuned.trials, "finalists": tuned.finalists})
+        click.echo(json.dumps({"command": "tune", **tuned.best, **tables, "file": str(path)}, indent=2))
+    else:
+        click.echo(f"tune {spec_label(result.strategy)} against {', '.join(map(spec_label, result.opponents))}: "
+                   f"objective {objective}, {games} games per trial, seed {result.seed}")
+        _print({"trials": tuned.trials, fresh: tuned.finalists})
+        gain, low, high = result.best.gain
+        click.echo(f"\nbest: trial {result.best.trial.number}, {objective} {result.best.objective:.3f} on fresh "
+                   f"games, {gain:+.3f} [{low:+.3f}, {high:+.3f}] against the start")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+        path.write_text(yaml.safe_dump(tuned.best, sort_keys=False), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
-    click.echo(f"parameters written to {path}")
+    click.echo(f"parameters written to {path}", err=as_json)
 
 
 @click.command(name="balance")
@@ -491,7 +358,7 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
       wtsim run results/balance-base-deck1-20261202-010000.yaml
     """
     loaded = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("balance")
-    spec = _seated(loaded, strategy)
+    spec = analyses.seated(loaded, strategy)
     settings = balancing.BalanceSettings(deck, games, rounds, tolerance, final_games)
     try:
         result = run_with_progress(balancing.total_games(spec, settings), quiet,

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterator, TypeVar
 
 import click
 import pandas as pd
@@ -107,6 +108,28 @@ def run_with_progress(total: int, quiet: bool, work: Callable[[Any], T]) -> T:
         if bar is not None:
             bar.close()
 
+
+
+@contextmanager
+def cli_progress(quiet: bool) -> Iterator[Callable[[int, int], None]]:
+    """The progress callback(done, total) the library functions take, drawing
+    the command's bar on stderr (made at the first call, when the total is
+    known; none when quiet or stderr is not a terminal) and closing it."""
+    state: dict[str, Any] = {"tick": None, "bar": None, "done": 0, "made": False}
+
+    def report(done: int, total: int) -> None:
+        if not state["made"]:
+            state["tick"], state["bar"] = make_progress(total, quiet)
+            state["made"] = True
+        if state["tick"] is not None and done > state["done"]:
+            state["tick"](done - state["done"])
+        state["done"] = done
+
+    try:
+        yield report
+    finally:
+        if state["bar"] is not None:
+            state["bar"].close()
 
 # ------------------------------------------------------------ shell completion
 BUNDLED_CONFIGS = Path("configs")
