@@ -6,6 +6,7 @@ the Farama checkers run a few cycles, so the file takes a few seconds."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -224,3 +225,40 @@ def test_a_policy_that_cannot_be_loaded_is_one_line(tmp_path):
         PolicyStrategy.check_params({"policy": "nowhere:act"})
     with pytest.raises(ValueError, match="is not a function"):
         PolicyStrategy.check_params({"policy": "welcometo_sim.envs.encoding:N_OFFERS"})
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split("## Reinforcement learning\n", 1)[1].split("\n## ", 1)[0]
+
+
+def readme_table(header: str) -> dict[str, tuple[int, str]]:
+    """name -> (first, size) of the README table whose header starts with `header`."""
+    table = readme_section().split(f"| {header} |", 1)[1].split("\n\n", 1)[0]
+    return {name: (int(first), size) for name, first, size in
+            re.findall(r"^\| `(\w+)` \| (\d+) \| ([\w·]+) \|", table, flags=re.M)}
+
+
+def test_the_readme_tables_give_the_base_layout():
+    layout = layout_for(DEFAULT_DATA, 2)
+    fields = {f.name: (f.start, str(f.size)) for f in layout.fields.values()}
+    fields["public"] = (fields["public"][0], "6·players")
+    assert readme_table("block") == {b.name: (b.start, str(b.size)) for b in layout.blocks.values()}
+    assert readme_table("field") == fields
+    assert f"`Discrete({layout.n_actions})`" in readme_section()
+    assert f"({layout.n_observations} entries for two players" in readme_section()
+
+
+def test_the_readme_example_trains_and_seats_a_policy(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    train, bots = re.findall(r"```python\n(.*?)```", readme_section(), flags=re.S)
+    assert "range(300)" in train
+    exec(train.replace("range(300)", "range(2)"), {})
+    namespace: dict = {}
+    exec(bots, namespace)
+    seats = [Seat("slots", "slot-values", namespace["SlotValues"]), Seat("first", "policy", PolicyStrategy)]
+    result = play_game(Variant(), seats, 1)
+    assert result.turns > 1 and np.load(tmp_path / "value.npy").any()
