@@ -194,3 +194,17 @@ def test_a_run_report_links_the_highest_and_lowest_scoring_games(tmp_path, capsy
     code, _, err = wtsim(["report", str(run), "--out", str(tmp_path / "bare")], capsys)
     assert code == 0, err
     assert "Game replays" not in (tmp_path / "bare" / "report.md").read_text(encoding="utf-8")
+
+
+def test_show_html_of_a_record_that_does_not_replay_is_one_line(tmp_path, capsys):
+    from helpers import user_error
+
+    record = recorded()
+    first, second = [a for turn in record["turns"] for a in turn["actions"] if a["seat"] == 0 and a["written"]][:2]
+    second["written"] = {**second["written"], "street": first["written"]["street"],
+                         "house": first["written"]["house"]}  # a house already written
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    line = user_error(["show", str(path), "--game", "0", "--html"], capsys)
+    assert re.match(rf"wtsim: error: {re.escape(str(path))}:1: game 0: (cannot be replayed|malformed record): ", line)
+    assert not (tmp_path / "game-0.html").exists()

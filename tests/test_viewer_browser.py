@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from welcometo_sim.games.welcome_to import play_game
+from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.rules.replay import replay
 from welcometo_sim.viewer import write_html
 
@@ -31,8 +31,7 @@ def record() -> dict:
 
 
 @pytest.fixture(scope="module")
-def page(record, tmp_path_factory):
-    path = write_html(record, tmp_path_factory.mktemp("viewer") / "game.html")
+def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -40,10 +39,20 @@ def page(record, tmp_path_factory):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(DRIVER))
     try:
-        driver.get(path.resolve().as_uri())
         yield driver
     finally:
         driver.quit()
+
+
+def opened(browser, record: dict, folder, name: str = "game.html"):
+    """The browser showing the viewer page of `record`."""
+    browser.get(write_html(record, folder / name).resolve().as_uri())
+    return browser
+
+
+@pytest.fixture(scope="module")
+def page(browser, record, tmp_path_factory):
+    return opened(browser, record, tmp_path_factory.mktemp("viewer"))
 
 
 def drawn_houses(driver) -> dict:
@@ -99,3 +108,23 @@ def test_final_breakdown_is_the_records_score_block(page, record):
         for category, points in [*entry["score"].items(), ("rank", entry["rank"])]:
             cell = page.find_element(By.CSS_SELECTOR, f'td[data-seat="{entry["seat"]}"][data-cat="{category}"]')
             assert cell.text == str(points), (entry["seat"], category)
+
+
+def test_ice_cream_cones_and_trucks_are_the_replayed_board(browser, tmp_path):
+    rules = load_rules({"variant": {"board": "ice-cream"}})
+    record = json.loads(json.dumps(play_game(["greedy", "greedy"], 4, rules).record))
+    turn = record["turns"][len(record["turns"]) // 2]["turn"]
+    driver = opened(browser, record, tmp_path)
+    driver.execute_script("location.hash = 'turn=' + arguments[0]; location.reload();", turn)
+    assert_drawn_as_replayed(driver, record, turn)
+    fates = {1: "open", 2: "sold", 3: "lost"}
+    for seat, sheet in enumerate(replay(record, until_turn=turn).sheets):
+        drawn = driver.execute_script(
+            "return [...document.querySelectorAll('.house[data-seat=\"' + arguments[0] + '\"]')].map(c => "
+            "[c.dataset.street, c.dataset.house, (c.querySelector('.cone') || {dataset: {}}).dataset.cone]);",
+            seat)
+        cones = {(int(s), int(h)): fate for s, h, fate in drawn if fate}
+        assert cones == {(s, h): fates[c] for s, row in enumerate(sheet.board.cones) for h, c in enumerate(row) if c}
+        trucks = [t.get_attribute("data-truck") for t in
+                  driver.find_elements(By.CSS_SELECTOR, f'.street[data-seat="{seat}"] [data-truck]')]
+        assert trucks == [d or "" for d in sheet.board.direction]
