@@ -70,6 +70,8 @@ def test_rewards_add_up_to_the_engines_final_scores(n_players, variant):
     assert {kind for asked in kinds.values() for kind in asked} >= {"play", "effect"}
     if variant.advanced:
         assert all("roundabout" in asked for asked in kinds.values())
+    if variant.expert:
+        assert any("pass" in asked for asked in kinds.values())  # random play refuses now and then
 
 
 def test_the_same_seed_replays_the_same_game_and_another_seed_differs():
@@ -262,3 +264,21 @@ def test_the_readme_example_trains_and_seats_a_policy(tmp_path, monkeypatch):
     seats = [Seat("slots", "slot-values", namespace["SlotValues"]), Seat("first", "policy", PolicyStrategy)]
     result = play_game(Variant(), seats, 1)
     assert result.turns > 1 and np.load(tmp_path / "value.npy").any()
+
+
+def test_a_game_left_unfinished_ends_its_thread():
+    environment = env(2)
+    environment.reset(seed=1)
+    thread = environment._session._thread
+    environment.reset(seed=2)  # a new game: the paused one is stopped
+    assert not thread.is_alive()
+    thread = environment._session._thread
+    environment.close()
+    assert not thread.is_alive()
+    solo = SoloEnv()
+    solo.reset(seed=1)
+    thread = solo._session._thread
+    del solo
+    import gc
+    gc.collect()
+    assert not thread.is_alive()

@@ -98,3 +98,9 @@ class SoloEnv(gym.Env):
         if self._session is not None:
             self._session.close()
             self._session = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
