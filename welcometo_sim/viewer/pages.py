@@ -9,6 +9,7 @@ player reach 140? why did that one end at -5?).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -18,6 +19,7 @@ import pandas as pd
 from . import write_html
 
 RECORDS_FILE = "records.jsonl"
+_GAME_FIELD = re.compile(r'"game"\s*:\s*(\d+)\s*[,}]')
 
 
 @dataclass
@@ -50,6 +52,9 @@ def _records_of(path: Path, games: set[int]) -> dict[int, dict]:
     found: dict[int, dict] = {}
     with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
+            head = _GAME_FIELD.search(line, 0, 200)  # records are written with `game` near the start
+            if head is not None and int(head.group(1)) not in games:
+                continue
             try:
                 record = json.loads(line)
             except ValueError:
