@@ -20,7 +20,7 @@ from ..rules.data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER,
                           SURVEYOR, TEMP_MODIFIERS, GameData)
 from ..rules.effects import Effect, Offer, Play
 from ..rules.game import PlayerView
-from ..rules.plans import MAX_CLAIM_OPTIONS, PlanClaim
+from ..rules.plans import MAX_CLAIM_OPTIONS
 from ..rules.sheet import Sheet
 
 STEPS: tuple[str, ...] = ("roundabout", "play", "effect", "plans", "pass", "reshuffle")
@@ -326,5 +326,4 @@ def first_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
     return int(np.flatnonzero(action_mask)[0])
 
 
-__all__ = ["STEPS", "N_OFFERS", "Layout", "Block", "Field", "Decision", "encode", "layout_for", "first_legal",
-           "PlanClaim"]
+__all__ = ["STEPS", "N_OFFERS", "Layout", "Block", "Field", "Decision", "encode", "layout_for", "first_legal"]
