@@ -74,6 +74,27 @@ def test_rewards_add_up_to_the_engines_final_scores(n_players, variant):
         assert any("pass" in asked for asked in kinds.values())  # random play refuses now and then
 
 
+def test_solo_episode_rewards_add_up_to_the_final_score_of_the_seed():
+    solo, pick = SoloEnv(Variant(solo=True, advanced=True)), random.Random(2)
+    observation, info = solo.reset(seed=9)
+    total, done, kinds = 0.0, False, set()
+    while not done:
+        kinds.add(info.get("step"))
+        action = pick.choice(np.flatnonzero(observation["action_mask"]).tolist())
+        observation, reward, done, truncated, info = solo.step(action)
+        total += reward
+    assert total == info["score"] and not observation["action_mask"].any()
+    assert {"roundabout", "play", "effect"} <= kinds
+    with pytest.raises(RuntimeError, match="reset"):
+        solo.step(0)
+    observation, _ = solo.reset(seed=9)  # the lowest legal action each step: PolicyStrategy's default
+    done = False
+    while not done:
+        observation, _, done, _, info = solo.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    expected = play_game(Variant(solo=True, advanced=True), [Seat("first", "policy", PolicyStrategy)], 9)
+    assert info["score"] == expected.scores[0]["total"]
+
+
 def test_the_same_seed_replays_the_same_game_and_another_seed_differs():
     first, _ = random_episode(env(*EXPERT_3), seed=11)
     again, _ = random_episode(env(*EXPERT_3), seed=11)

@@ -81,6 +81,8 @@ class WelcomeToEnv(AECEnv):
         self._advance()
 
     def step(self, action: Any) -> None:
+        """Answer the selected agent's decision (None once it is terminated);
+        the engine then plays on to the next decision or the end."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
