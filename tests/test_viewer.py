@@ -46,6 +46,7 @@ def test_each_embedded_state_is_the_replay_at_that_turn():
             expected = sheet.to_record()
             assert {key: drawn[key] for key in expected} == expected
             assert drawn["plan_use"] == sheet.plan_use
+            assert drawn["estates"] == [list(e) for e in sheet.completed_estates()]
         assert state["plan_first"] == replayed.first_turn
 
 

@@ -49,12 +49,14 @@ def board_view(sheet: Sheet) -> dict[str, Any]:
 
 def sheet_view(sheet: Sheet) -> dict[str, Any]:
     """One sheet as the page draws it: the record's `sheet` block (RECORDS.md
-    §1) plus the plan lines over the houses and the board's marks."""
+    §1) plus the plan lines over the houses, the completed estates
+    (street, first house, size) and the board's marks."""
     view = sheet.to_record()
     view.pop("board", None)
     view["plan_use"] = [row[:] for row in sheet.plan_use]
     view["plan_turns"] = sheet.plan_turns[:]
     view["plan_points"] = sheet.plan_points[:]
+    view["estates"] = [list(estate) for estate in sheet.completed_estates()]
     view["board"] = board_view(sheet)
     return view
 
