@@ -201,6 +201,26 @@ def test_the_observation_stays_in_its_documented_bounds():
     assert sum(b.size for b in layout.blocks.values()) == layout.n_actions
 
 
+def test_the_ice_cream_truck_is_observed_where_the_play_sent_it():
+    environment = env(2, Variant(board="ice-cream"))
+    environment.reset(seed=4)
+    decision = environment.decision
+    play = next(p for p in decision.options if p is not None and p.street == 2 and p.truck == "right"
+                and p.house > 3)
+    environment.step(decision.actions[decision.options.index(play)])
+    fields = environment.layout.fields
+    observation = environment.observe("player_0")["observation"]
+    assert environment.decision.kind == "effect" and environment.agent_selection == "player_0"
+    trucks, at = fields["trucks"], fields["truck_at"]
+    assert list(observation[trucks.start + 6:trucks.start + 9]) == [0, 0, 1]  # street 2: right
+    assert observation[at.start + 2] == play.house
+    row = 2 * environment.layout.houses
+    marks = observation[fields["board_marks"].start + row:][:environment.layout.houses]
+    spots = observation[fields["board_spots"].start + row:][:environment.layout.houses]
+    passed = [3 if cone else 0 for cone in spots[:play.house]]  # "right" starts at the left end
+    assert marks[:play.house].tolist() == passed and marks[play.house] == (2 if spots[play.house] else 0)
+
+
 SEEDED_POLICY = '''
 import numpy as np
 from welcometo_sim.envs import PolicyStrategy

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..rules.data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, POOL, REAL_ESTATE,
                           SURVEYOR, TEMP_MODIFIERS, GameData)
+from ..rules.boards import EasterState, IceCreamState
 from ..rules.effects import Effect, Offer, Play
 from ..rules.game import PlayerView
 from ..rules.plans import MAX_CLAIM_OPTIONS
@@ -127,6 +128,10 @@ def _fields(streets: int, houses: int, n_players: int, n_plan_ids: int) -> list[
     f.add("claimed_now", N_DECKS, 0, 1, "plans step: plans already chosen this turn")
     f.add("public", n_players * 6, 0, 255,
           "per seat from this one onward: temps, refusals, plans 1..3 completed, houses built")
+    f.add("board_marks", cells, 0, 3, "ice cream: cone 1 open, 2 sold, 3 lost; easter: eggs collected; else 0")
+    f.add("board_spots", cells, 0, 9, "ice cream: scoops of the house's cone; easter: eggs printed there")
+    f.add("trucks", streets * len(TRUCKS), 0, 1, "ice cream: one-hot truck direction per street (none, left, right)")
+    f.add("truck_at", streets, -1, houses, "ice cream: house the street's truck stands at, -1 = at its start")
     return f.fields
 
 
@@ -280,6 +285,7 @@ def observe(layout: Layout, decision: Decision) -> np.ndarray:
     put("chosen_play", [-1] * 4 if play is None else [play.offer, play.street, play.house, play.number])
     for deck in decision.claimed:
         put("claimed_now", 1, deck - 1)
+    _put_board(layout, sheet, put)
     for rank, seat in enumerate(_seats_from(view.seat, len(view.public))):
         p = view.public[seat]
         put("public", [min(p.temps, 255), p.refusals, *(t is not None for t in p.plans), p.built], rank * 6)
@@ -312,6 +318,22 @@ def _put_sheet(layout: Layout, sheet: Sheet, put) -> None:
     put("tracks", [sheet.temps, sheet.n_bis, sheet.refusals, sheet.n_roundabouts])
     put("own_plans", [t is not None for t in sheet.plan_turns])
     put("own_plan_points", sheet.plan_points)
+
+
+def _put_board(layout: Layout, sheet: Sheet, put) -> None:
+    """Thematic board marks (Christmas lights follow from the numbers: none here)."""
+    state, data, H = sheet.board, sheet.data, layout.houses
+    for street, length in enumerate(layout.street_houses):
+        row = street * H
+        if isinstance(state, IceCreamState):
+            put("board_marks", state.cones[street], row)
+            put("board_spots", [data.cones[street].get(h, 0) for h in range(length)], row)
+            put("trucks", 1, street * len(TRUCKS) + TRUCKS.index(state.direction[street]))
+            position = state.position[street]
+            put("truck_at", -1 if position is None else position, street)
+        elif isinstance(state, EasterState):
+            put("board_marks", [eggs or 0 for eggs in state.collected[street]], row)
+            put("board_spots", [data.eggs[street].get(h, 0) for h in range(length)], row)
 
 
 def waiting_observation(layout: Layout) -> np.ndarray:
