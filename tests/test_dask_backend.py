@@ -51,6 +51,22 @@ def test_dask_cluster_gives_the_loky_tables(tmp_path, pair_config, cluster, caps
     assert "backend: dask" in (tmp_path / "dask" / "config.yaml").read_text()
 
 
+def test_a_run_of_shake_that_city_on_dask_gives_the_loky_tables(tmp_path, cluster, capsys):
+    """The second game goes through the same chunks, so the cluster changes nothing either."""
+    config = tmp_path / "city.yaml"
+    config.write_text("name: city\ngame: shake-that-city\nseed: 4\n"
+                      "players: [greedy, {strategy: random, name: other}]\n", encoding="utf-8")
+    code, _, err = wtsim(run(config, tmp_path / "dask", "--records", "--scheduler", cluster.scheduler_address),
+                         capsys)
+    assert code == 0, err
+    code, _, err = wtsim(run(config, tmp_path / "loky", "--records", "--jobs", "2", "--chunk-size", "7"), capsys)
+    assert code == 0, err
+    dask_table = read_table(tmp_path / "dask")
+    assert "bonus" in dask_table.columns and len(dask_table) == 60  # the game's own categories, 30 games x 2
+    assert_frame_equal(dask_table, read_table(tmp_path / "loky"))
+    assert (tmp_path / "dask" / "records.jsonl").read_bytes() == (tmp_path / "loky" / "records.jsonl").read_bytes()
+
+
 def test_without_an_address_a_local_cluster_is_started(tmp_path, pair_config, monkeypatch, capsys):
     started = []
 
