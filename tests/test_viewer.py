@@ -13,7 +13,8 @@ from welcometo_sim.games import load_game
 from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.rules.boards import joined
 from welcometo_sim.rules.replay import replay
-from welcometo_sim.viewer import ViewerError, game_view, render_html, write_html
+from welcometo_sim.games.shake_that_city.game import boards_at
+from welcometo_sim.viewer import ViewerError, game_view, page_view, render_html, write_html
 
 
 @lru_cache(maxsize=None)
@@ -159,8 +160,28 @@ def test_show_html_out_and_turn(records_file, tmp_path, capsys):
     assert embedded(target.read_text(encoding="utf-8"))["start"] == 4
 
 
+def test_show_html_of_a_shake_that_city_record(records_file, capsys):
+    from helpers import wtsim
+
+    code, out, err = wtsim(["show", str(records_file), "--game", "1", "--html"], capsys)
+    assert code == 0, err
+    view = embedded((records_file.parent / "game-1.html").read_text(encoding="utf-8"))
+    assert view["kind"] == "shake-that-city" and view["game"] == 1
+
+
+def test_shake_that_city_boards_are_the_games_replay_round_by_round():
+    record = load_game("shake-that-city").play(["greedy", "random"], 4).record
+    view = page_view(record)
+    assert [state["turn"] for state in view["states"]] == list(range(len(record["rounds"]) + 1))
+    for state in view["states"]:
+        assert state["boards"] == [board.grid() for board in boards_at(record, state["turn"])]
+    assert view["states"][-1]["boards"] == record["boards"]
+    assert [f["score"] for f in view["final"]] == record["scores"]
+    assert [t["pattern"] for t in view["turns"]] == [r["pattern"] for r in record["rounds"]]
+    assert not re.search(r"https?://", render_html(record))
+
+
 @pytest.mark.parametrize("argv, message", [
-    (["--game", "1", "--html"], "game 1: --html draws Welcome To records only, not shake-that-city"),
     (["--game", "0", "--out", "x.html"], "--out goes with --html"),
     (["--game", "0", "--html", "--out", "/nonexistent-folder/x.html"], "/nonexistent-folder/x.html: cannot write"),
 ])

@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+from welcometo_sim.games import load_game
+from welcometo_sim.games.shake_that_city.game import boards_at
 from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.rules.replay import replay
 from welcometo_sim.viewer import write_html
@@ -128,3 +130,21 @@ def test_ice_cream_cones_and_trucks_are_the_replayed_board(browser, tmp_path):
         trucks = [t.get_attribute("data-truck") for t in
                   driver.find_elements(By.CSS_SELECTOR, f'.street[data-seat="{seat}"] [data-truck]')]
         assert trucks == [d or "" for d in sheet.board.direction]
+
+
+def test_shake_that_city_boards_step_round_by_round(browser, tmp_path):
+    record = load_game("shake-that-city").play(["greedy", "random"], 4).record
+    driver = opened(browser, record, tmp_path)
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(*[Keys.ARROW_RIGHT] * 5)
+    assert body.get_attribute("data-turn") == "5"
+    for seat, board in enumerate(boards_at(record, 5)):
+        drawn = driver.execute_script(
+            "return [...document.querySelectorAll('.cell[data-seat=\"' + arguments[0] + '\"]')]"
+            ".map(c => [c.dataset.row, c.dataset.col, c.dataset.cell]);", seat)
+        rows = board.grid()
+        assert {(int(r), int(c)): letter for r, c, letter in drawn} == \
+            {(r, c): letter for r, row in enumerate(rows) for c, letter in enumerate(row)}
+    totals = [driver.find_element(By.CSS_SELECTOR, f'td[data-seat="{seat}"][data-cat="total"]').text
+              for seat in range(len(record["players"]))]
+    assert totals == [str(score["total"]) for score in record["scores"]]

@@ -100,21 +100,19 @@ def show(records: str, game: int, turn: int | None, as_html: bool, out: str | No
 
 
 def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | None, out: str | None) -> None:
-    """`show --html`: the viewer page of a Welcome To record, its path on stdout."""
+    """`show --html`: the viewer page of a record, its path on stdout."""
     from ..viewer import write_html
 
-    if record_game(record):
-        fail(f"{records}:{line_no}: game {game}: --html draws Welcome To records only, "
-             f"not {record_game(record)} (use show without --html)")
     target = Path(out) if out is not None else Path(records).parent / f"game-{game}.html"
     try:
         click.echo(write_html(record, target, turn))
-    except RecordFormatError as exc:
-        fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
-    except ReplayError as exc:
-        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
     except OutputError as exc:
         fail(str(exc))
+    except RecordFormatError as exc:
+        fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        # a Welcome To ReplayError, or another game's record that does not replay
+        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
 
 
 def _show_other(records: str, line_no: int, game: int, record: dict, turn: int | None) -> None:

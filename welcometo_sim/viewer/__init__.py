@@ -1,4 +1,5 @@
-"""An HTML replay viewer of one recorded Welcome To game (`wtsim show --html`).
+"""An HTML replay viewer of one recorded game (`wtsim show --html`): Welcome To,
+or Shake That City (its boards round by round, see :mod:`.shake`).
 
 The page is one self-contained file (inline CSS and JavaScript, no network): it
 draws every player's sheet as the paper sheet looks, with a turn slider and
@@ -155,7 +156,7 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     states = [replay(record, until_turn=turn) for turn in [0] + turns]
     final = states[-1]
     return {
-        "game": game, "seed": str(record.get("seed")), "start": start or 0, "variant": dict(record["variant"]),
+        "kind": "welcome-to", "game": game, "seed": str(record.get("seed")), "start": start or 0, "variant": dict(record["variant"]),
         "players": [dict(p) for p in record["players"]],
         "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in final.plans],
         "layout": _layout(final.variant.data),
@@ -164,6 +165,16 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
         "end": dict(record["end"]), "categories": list(SCORE_FIELDS),
         "final": [{"seat": e["seat"], "rank": e["rank"], "score": e["score"]} for e in final_block(final)],
     }
+
+
+def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
+    """What the page draws: :func:`game_view` of a Welcome To record, or the
+    boards round by round of a Shake That City record (:mod:`.shake`)."""
+    if isinstance(record, Mapping) and record.get("game") == "shake-that-city":
+        from .shake import shake_view
+
+        return {**shake_view(record), "start": start or 0}
+    return game_view(record, start)
 
 
 def _template() -> str:
@@ -179,7 +190,7 @@ def page_json(view: Mapping) -> str:
 def render_html(record: Mapping, start: int | None = None) -> str:
     """The self-contained viewer page of one recorded game, opening after turn
     `start` (see :func:`game_view`)."""
-    view = game_view(record, start)
+    view = page_view(record, start)
     title = f"welcometo-sim: game {view['game']} (seed {view['seed']})"
     page = _template().replace("<title></title>", f"<title>{_escape(title)}</title>")
     return page.replace(DATA_MARK, page_json(view))

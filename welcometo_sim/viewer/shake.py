@@ -1,0 +1,43 @@
+"""The viewer's data for a Shake That City record: each seat's board grid after
+every round, computed by the game's own replay (`boards_at`), the shaken
+pattern and each seat's move per round, and the final scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..games.shake_that_city.game import GAME_NAME, boards_at, replay
+from ..games.shake_that_city.scoring import CATEGORIES
+from ..games.shake_that_city.data import LETTERS
+
+
+def move_text(move: Any) -> str:
+    """A recorded move in words: 'home at row 1, column 2' (with 'wild' when a wild cube was used)."""
+    if move is None:
+        return "placed nothing"
+    building, wild, row, col = move
+    return f"{building}{' (wild)' if wild else ''} at row {row}, column {col}"
+
+
+def shake_view(record: Mapping) -> dict[str, Any]:
+    """Everything the page draws for a Shake That City record; the game's
+    ReplayError (a ValueError) when the record does not replay."""
+    result = replay(record)
+    rounds = record["rounds"]
+    states = [{"turn": number, "boards": [board.grid() for board in boards_at(record, number)]}
+              for number in range(len(rounds) + 1)]
+    return {
+        "kind": GAME_NAME, "game": record.get("index"), "seed": str(record.get("seed")), "start": 0,
+        "variant": dict(record["params"].get("variant") or {}),
+        "players": [{"name": name, "strategy": strategy}
+                    for name, strategy in zip(record["players"], record["strategies"])],
+        "letters": {letter: name for name, letter in LETTERS.items()},
+        "states": states,
+        "turns": [{"turn": entry["round"], "start": entry["start"], "pattern": entry["pattern"],
+                   "moves": [move_text(m) for m in entry["moves"]]} for entry in rounds],
+        "end": {"turn": len(rounds), "reasons": []},
+        "categories": list(CATEGORIES),
+        "final": [{"seat": seat, "rank": row["rank"], "score": dict(score)}
+                  for seat, (row, score) in enumerate(zip(result.rows, record["scores"]))],
+    }
