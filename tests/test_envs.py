@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, seed_test
 import welcometo_sim
 from helpers import estates_sheet
 from welcometo_sim.envs import STEPS, DecidingStrategy, PolicyStrategy, SoloEnv, env, layout_for
+from welcometo_sim.envs.encoding import unbounded_observation
 from welcometo_sim.rules.data import DEFAULT_DATA
 from welcometo_sim.rules.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
 from welcometo_sim.rules.plans import claim_options
@@ -188,17 +189,27 @@ def test_plans_are_claimed_one_step_at_a_time_on_the_sheet_so_far():
     assert all(d.observation[layout.fields["step"].start + STEPS.index("plans")] == 1 for d in bot.steps)
 
 
-def test_the_observation_stays_in_its_documented_bounds():
-    environment = env(*EXPERT_3)
-    environment.reset(seed=2)
-    space = environment.observation_space("player_0")
-    for agent in environment.agent_iter():
-        observation, _, terminated, _, _ = environment.last()
-        assert space.contains(observation)
-        environment.step(None if terminated else int(np.flatnonzero(observation["action_mask"])[-1]))
+@pytest.mark.parametrize("n_players, variant", [EXPERT_3, (2, Variant(board="ice-cream")),
+                                               (4, Variant(board="easter", advanced=True))])
+def test_observations_need_no_clipping_to_stay_in_their_bounds(n_players, variant):
+    """Every entry of every decision's observation lies within its field's
+    documented range before `observe` holds it there."""
+    environment = env(n_players, variant)
     layout = environment.layout
-    assert sum(f.size for f in layout.fields.values()) == layout.n_observations
-    assert sum(b.size for b in layout.blocks.values()) == layout.n_actions
+    names = np.concatenate([[f.name] * f.size for f in layout.fields.values()])
+    for seed in (2, 3):
+        environment.reset(seed=seed)
+        pick = random.Random(seed)
+        for agent in environment.agent_iter():
+            observation, _, terminated, _, _ = environment.last()
+            assert environment.observation_space(agent).contains(observation)
+            if terminated:
+                environment.step(None)
+                continue
+            raw = unbounded_observation(layout, environment.decision)
+            outside = (raw < layout.low) | (raw > layout.high)
+            assert not outside.any(), sorted(set(names[outside]))
+            environment.step(pick.choice(np.flatnonzero(observation["action_mask"]).tolist()))
 
 
 def test_the_ice_cream_truck_is_observed_where_the_play_sent_it():

@@ -259,7 +259,14 @@ def _effect_action(layout: Layout, effect: Effect) -> int:
 
 # ---------------------------------------------------------------- observation
 def observe(layout: Layout, decision: Decision) -> np.ndarray:
-    """The observation vector of a decision (fields documented in `Layout.fields`)."""
+    """The observation vector of a decision (fields documented in `Layout.fields`),
+    held to the field bounds (what-if data may go beyond the published tables)."""
+    return np.clip(unbounded_observation(layout, decision), layout.low, layout.high)
+
+
+def unbounded_observation(layout: Layout, decision: Decision) -> np.ndarray:
+    """`observe` before the bounds are applied (the tests check that published
+    games never need them)."""
     obs = np.zeros(layout.n_observations, np.float32)
     view, sheet = decision.view, decision.sheet
 
@@ -289,7 +296,7 @@ def observe(layout: Layout, decision: Decision) -> np.ndarray:
     for rank, seat in enumerate(_seats_from(view.seat, len(view.public))):
         p = view.public[seat]
         put("public", [min(p.temps, 255), p.refusals, *(t is not None for t in p.plans), p.built], rank * 6)
-    return np.clip(obs, layout.low, layout.high)
+    return obs
 
 
 def _seats_from(seat: int, n: int) -> list[int]:
