@@ -230,3 +230,16 @@ def test_show_html_of_a_record_that_does_not_replay_is_one_line(tmp_path, capsys
     line = user_error(["show", str(path), "--game", "0", "--html"], capsys)
     assert re.match(rf"wtsim: error: {re.escape(str(path))}:1: game 0: (cannot be replayed|malformed record): ", line)
     assert not (tmp_path / "game-0.html").exists()
+
+
+def test_report_pages_of_a_shake_that_city_run(records_file, tmp_path):
+    import pandas as pd
+
+    from welcometo_sim.viewer.pages import replay_pages
+
+    frame = pd.DataFrame({"game": [1, 1], "seat": [0, 1], "player": ["a", "b"], "total": [30, 12]})
+    pages = replay_pages(records_file.parent, frame)
+    assert [(page.label, page.file_name) for page in pages] == [
+        ("highest score: game 1, seat 0 (a) with 30; lowest score: game 1, seat 1 (b) with 12", "game-1.html")]
+    pages[0].write(tmp_path / "game-1.html")
+    assert embedded((tmp_path / "game-1.html").read_text(encoding="utf-8"))["kind"] == "shake-that-city"

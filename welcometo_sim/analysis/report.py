@@ -354,10 +354,9 @@ def run_content(folder: Path, by: str) -> Content:
     frame = _read_frame(folder)
     folder = folder if folder.is_dir() else folder.parent
     facts = run_facts(frame, read_manifest(folder), folder)
-    welcome_to = game_of_columns(frame.columns) == WELCOME_TO
     return Content(f"welcometo-sim report: {facts[0][1]}", facts,
                    _summary_sections(frame, by, ("scores", "pairs", "breakdown", "endings")),
-                   _frame_figures(frame, by), replay_pages(folder, frame) if welcome_to else [])
+                   _frame_figures(frame, by), replay_pages(folder, frame))
 
 
 def compare_content(folder: Path, by: str) -> Content:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from ..games.records import record_index
 from . import write_html
 
 RECORDS_FILE = "records.jsonl"
@@ -47,19 +48,19 @@ def extreme_games(frame: pd.DataFrame) -> list[tuple[str, int]]:
 
 
 def _records_of(path: Path, games: set[int]) -> dict[int, dict]:
-    """The Welcome To records of these games in a records.jsonl (a line that is
-    not a record is passed over: the report links what it can)."""
+    """The records of these games in a records.jsonl, of any game (a line that
+    is not a record is passed over: the report links what it can)."""
     found: dict[int, dict] = {}
     with path.open(encoding="utf-8", errors="replace") as lines:
         for line in lines:
-            head = _GAME_FIELD.search(line, 0, 200)  # records are written with `game` near the start
+            head = _GAME_FIELD.search(line, 0, 200)  # Welcome To records have `game` near the start
             if head is not None and int(head.group(1)) not in games:
                 continue
             try:
                 record = json.loads(line)
             except ValueError:
                 continue
-            game = record.get("game") if isinstance(record, dict) else None
+            game = record_index(record)
             if isinstance(game, int) and game in games and game not in found:
                 found[game] = record
                 if len(found) == len(games):
