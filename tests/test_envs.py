@@ -334,3 +334,13 @@ def test_a_game_left_unfinished_ends_its_thread():
     import gc
     gc.collect()
     assert not thread.is_alive()
+
+
+def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkeypatch):
+    import sys
+
+    import welcometo_sim.envs as envs
+    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.aec")
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
+        envs.env
