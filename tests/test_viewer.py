@@ -243,3 +243,14 @@ def test_report_pages_of_a_shake_that_city_run(records_file, tmp_path):
         ("highest score: game 1, seat 0 (a) with 30; lowest score: game 1, seat 1 (b) with 12", "game-1.html")]
     pages[0].write(tmp_path / "game-1.html")
     assert embedded((tmp_path / "game-1.html").read_text(encoding="utf-8"))["kind"] == "shake-that-city"
+
+
+def test_the_page_template_ships_as_package_data():
+    from fnmatch import fnmatch
+
+    from test_packaging import PYPROJECT, ROOT
+
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["welcometo_sim"]
+    template = (ROOT / "welcometo_sim" / "viewer" / "viewer.html")
+    assert template.is_file()
+    assert any(fnmatch(template.relative_to(ROOT / "welcometo_sim").as_posix(), p) for p in patterns)
