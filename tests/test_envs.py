@@ -340,7 +340,7 @@ def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkey
     import sys
 
     import welcometo_sim.envs as envs
-    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.aec")
+    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.aec", raising=False)
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
         envs.env
