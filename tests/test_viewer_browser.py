@@ -148,3 +148,8 @@ def test_shake_that_city_boards_step_round_by_round(browser, tmp_path):
     totals = [driver.find_element(By.CSS_SELECTOR, f'td[data-seat="{seat}"][data-cat="total"]').text
               for seat in range(len(record["players"]))]
     assert totals == [str(score["total"]) for score in record["scores"]]
+
+
+def test_a_page_written_with_a_start_turn_opens_there(browser, record, tmp_path):
+    browser.get(write_html(record, tmp_path / "game.html", start=3).resolve().as_uri())
+    assert_drawn_as_replayed(browser, record, 3)
