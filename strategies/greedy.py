@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from welcometo_sim.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
+from welcometo_sim.rules.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
 from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
 from welcometo_sim.rules.effects import bis_uses_after_write
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, Strategy, apply_effect,

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import sheet_from
-from welcometo_sim import evaluation
-from welcometo_sim.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score, plan_progress_from, street_facts,
-                                     street_features, street_flexibility, street_gaps)
+from welcometo_sim.rules.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score, plan_progress_from,
+                                           street_facts, street_features, street_flexibility, street_gaps)
+from welcometo_sim.rules.evaluation import fences as fence_changes
 from welcometo_sim.rules import effects
 from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
 from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
@@ -464,13 +464,13 @@ def assert_fence_scores_are_fresh(evaluator: MoveEvaluator, sheet_after: Sheet, 
     kept = [evaluator._fence_changes(street)[:] for street in range(len(sheet_after.numbers))]
     copy = sheet_after.copy()
     copy.street_cache = [None] * len(copy.street_cache)
-    memo = dict(evaluation._RUN_FENCE_CHANGES)
-    evaluation._RUN_FENCE_CHANGES.clear()
+    memo = dict(fence_changes._RUN_FENCE_CHANGES)
+    fence_changes._RUN_FENCE_CHANGES.clear()
     try:
         fresh = MoveEvaluator(copy, evaluator.plans, evaluator.first_turn, 0.5)
         assert kept == [fresh._fence_changes(street) for street in range(len(copy.numbers))]
     finally:
-        evaluation._RUN_FENCE_CHANGES.update(memo)
+        fence_changes._RUN_FENCE_CHANGES.update(memo)
 
 
 def test_fence_scores_on_a_known_sheet_with_estates_plan_lines_and_a_roundabout():

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from helpers import sheet_from
-from welcometo_sim.evaluation import (MoveEvaluator, board_value, estate_potential, flexibility,
-                                      plan_progress, points_now, sheet_terms)
+from welcometo_sim.rules.evaluation import (MoveEvaluator, board_value, estate_potential, flexibility,
+                                            plan_progress, points_now, sheet_terms)
 from welcometo_sim.rules.data import DEFAULT_DATA
 from welcometo_sim.rules.effects import (Offer, apply_effect, apply_play, effect_options,
                                          legal_plays)

@@ -18,10 +18,10 @@ import pytest
 
 from helpers import sheet_from
 from strategies.heuristic import plan_size_bonus
-from welcometo_sim.evaluation import (Coverage, MoveEvaluator, estate_projection, fitting_numbers,
-                                      fitting_share, is_pool_chance, park_potential, park_potential_gain,
-                                      pool_chances, refusal_chance, sheet_terms, temp_race_value, turns_left,
-                                      urgency)
+from welcometo_sim.rules.evaluation import (Coverage, MoveEvaluator, estate_projection, fitting_numbers,
+                                            fitting_share, is_pool_chance, park_potential, park_potential_gain,
+                                            pool_chances, refusal_chance, sheet_terms, temp_race_value, turns_left,
+                                            urgency)
 from welcometo_sim.rules.data import DEFAULT_DATA, POOL_HOUSES, TEMP_RANK_POINTS
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.game import Game, PlayerView, Seat

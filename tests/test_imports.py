@@ -57,3 +57,20 @@ def test_an_unknown_attribute_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no_such_name"):
         welcometo_sim.no_such_name  # noqa: B018
     assert {"run", "analysis", "__version__"} <= set(dir(welcometo_sim))
+
+
+def test_the_evaluation_path_of_custom_strategies_names_the_same_objects():
+    """`welcometo_sim.evaluation` (the path custom strategies import) re-exports
+    Welcome To's strategy toolkit, whose parts live in `rules.evaluation`: the
+    same classes, so isinstance checks and caches agree whichever path is used."""
+    from welcometo_sim import evaluation
+    from welcometo_sim.compiled_core import FORMER_CORE_MODULES
+    from welcometo_sim.rules import evaluation as toolkit
+    from welcometo_sim.rules.evaluation import moves, outlook, streets, terms
+
+    assert evaluation.__all__ == toolkit.__all__ and len(toolkit.__all__) >= 30
+    for name in toolkit.__all__:
+        assert getattr(evaluation, name) is getattr(toolkit, name), name
+    assert evaluation.MoveEvaluator is moves.MoveEvaluator and evaluation.Coverage is outlook.Coverage
+    assert evaluation.Terms is terms.Terms and evaluation.street_gaps is streets.street_gaps
+    assert "welcometo_sim.evaluation" in FORMER_CORE_MODULES and evaluation.__file__.endswith("evaluation.py")

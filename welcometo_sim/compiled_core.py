@@ -44,12 +44,21 @@ CORE_MODULES = (
     "welcometo_sim.rules.scoring",
     "welcometo_sim.rules.seeding",
     "welcometo_sim.rules.sheet",
-    "welcometo_sim.evaluation",
+    "welcometo_sim.rules.evaluation.streets",
+    "welcometo_sim.rules.evaluation.terms",
+    "welcometo_sim.rules.evaluation.plan_progress",
+    "welcometo_sim.rules.evaluation.fences",
+    "welcometo_sim.rules.evaluation.moves",
+    "welcometo_sim.rules.evaluation.outlook",
     "welcometo_sim.strategy",
     "strategies.random",
     "strategies.greedy",
 )
 """The modules the build compiles: those the games spend their time in."""
+
+FORMER_CORE_MODULES = ("welcometo_sim.evaluation",)
+"""Modules an older build compiled that are Python only now: they always load
+from source, so a compiled file such a build left beside one never runs."""
 
 PURE_PYTHON_VARIABLE = "WTSIM_PURE_PYTHON"
 """Set (to anything but empty or 0) to load every core module from source."""
@@ -135,8 +144,8 @@ def select_core(root: Path = PACKAGE_ROOT) -> None:
     if stale:
         warnings.warn(f"compiled {', '.join(stale)} differs from the source, which runs instead "
                       f"(rebuild with: pip install -e .)", StaleCoreWarning, stacklevel=2)
-    if from_source:
-        sys.meta_path.insert(0, SourceFinder({name: source_path(name, root) for name in from_source}))
+    sources = {name: source_path(name, root) for name in [*from_source, *FORMER_CORE_MODULES]}
+    sys.meta_path.insert(0, SourceFinder({name: path for name, path in sources.items() if path.is_file()}))
 
 
 def engine() -> str:
