@@ -22,6 +22,8 @@ MISSING = "-"
 """What a missing number prints as unless the caller says something better."""
 
 INTERVAL_SUFFIXES = ("_low", "_high")
+MAX_WIDTH = 100
+"""Printed tables are at most this wide (a terminal's and a report's usual width)."""
 
 
 def is_missing(value: Any) -> bool:
@@ -157,15 +159,41 @@ def _index_name(index: pd.Index) -> str | None:
     return None if index.name is None else str(index.name)
 
 
-def table_text(table: pd.DataFrame, digits: int = 3, **options: Any) -> str:
-    """The table as aligned plain text (what the commands print)."""
-    text = format_table(table, digits, **options)
+def table_text(table: pd.DataFrame, digits: int = 3, *, width: int | None = MAX_WIDTH, **options: Any) -> str:
+    """The table as aligned plain text (what the commands print), at most
+    `width` columns wide (see :func:`text_blocks`; None: one block however wide)."""
+    return text_blocks(format_table(table, digits, **options), width)
+
+
+def text_blocks(text: pd.DataFrame, width: int | None = MAX_WIDTH) -> str:
+    """A table of text cells as aligned text. When it is wider than `width`,
+    the columns that do not fit go to further blocks below (a blank line
+    between), each with the row labels, so a terminal or a pasted report
+    never wraps a row in the middle."""
     if text.empty and not len(text.columns):
         return "(empty)"
+    whole = _plain_text(text)
+    if width is None or _widest(whole) <= width or len(text.columns) < 2:
+        return whole
+    blocks: list[list[int]] = [[]]
+    for position in range(len(text.columns)):
+        trial = blocks[-1] + [position]
+        if blocks[-1] and _widest(_plain_text(text.iloc[:, trial])) > width:
+            blocks.append([position])
+        else:
+            blocks[-1] = trial
+    return "\n\n".join(_plain_text(text.iloc[:, block]) for block in blocks)
+
+
+def _plain_text(text: pd.DataFrame) -> str:
     with pd.option_context("display.width", 10_000, "display.max_columns", None,
                            "display.max_colwidth", None):
         return text.to_string()
 
 
+def _widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
 __all__ = ["MISSING", "is_missing", "format_number", "format_interval", "interval_columns",
-           "merge_intervals", "format_table", "format_index", "table_text"]
+           "merge_intervals", "format_table", "format_index", "table_text", "text_blocks", "MAX_WIDTH"]

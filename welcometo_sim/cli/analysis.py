@@ -8,6 +8,7 @@ csv, json or parquet) for scripts.
 from __future__ import annotations
 
 import json
+import textwrap
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +19,7 @@ import yaml
 
 from .. import analyses
 from ..analysis import balance as balancing
-from ..analysis.formatting import format_interval, format_table
+from ..analysis.formatting import MAX_WIDTH, format_interval, format_table, table_text, text_blocks
 from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
@@ -29,17 +30,34 @@ from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..strategy import load_strategy
 from ..tuning import OBJECTIVES, TuneError, spec_label
-from .common import (TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
+from .common import (PERCENT_COLUMNS, TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
                      complete_strategy, fail, json_tables, output_folder, run_with_progress, warn_random,
                      write_tables)
 
 
 
+INTERVAL_BOUNDS = {"a_win_rate": ("win_low", "win_high"), "mean_diff": ("diff_low", "diff_high"),
+                   "objective": ("low", "high"), "vs_start": ("vs_low", "vs_high")}
+"""Columns whose 95% interval bounds have short names in the tables for scripts;
+printed, each triple is one 'value [low, high]' column."""
+
+
 def _print(tables: dict[str, pd.DataFrame]) -> None:
-    with pd.option_context("display.width", 200, "display.max_columns", 50):
-        for name, table in tables.items():
-            click.echo(f"\n{name}")
-            click.echo(table.to_string(float_format=lambda v: f"{v:.3f}"))
+    """The tables as text at most 100 columns wide: intervals merged, rates
+    in percent, differences signed, counts as integers."""
+    for name, table in tables.items():
+        click.echo(f"\n{name}")
+        click.echo(table_text(_named_intervals(table), 2, percent=PERCENT_COLUMNS,
+                              signed=("mean_diff", "vs_start")))
+
+
+def _named_intervals(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with the bounds of INTERVAL_BOUNDS renamed X_low and X_high."""
+    names = {}
+    for column, (low, high) in INTERVAL_BOUNDS.items():
+        if {column, low, high} <= set(table.columns):
+            names.update({low: f"{column}_low", high: f"{column}_high"})
+    return table.rename(columns=names)
 
 
 def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
@@ -146,10 +164,11 @@ def _print_sequential(sequential: analyses.Sequential) -> None:
     """The header of a sequential compare, its looks and its verdict."""
     a, b, settings = sequential.a, sequential.b, sequential.settings
     lower, upper = settings.bounds()
-    click.echo(f"sequential test of {a} against {b}: SPRT on the paired score difference, "
-               f"alpha {settings.alpha:g}, beta {settings.beta:g}, effect {settings.effect:g} points; "
-               f"a side decides at LLR >= {upper:.2f}, no difference when both are <= {lower:.2f}")
-    click.echo(f"\nlooks\n{format_table(sequential.looks, 3, signed=('mean', 'llr_a', 'llr_b')).to_string()}")
+    click.echo(textwrap.fill(f"sequential test of {a} against {b}: SPRT on the paired score difference, "
+                             f"alpha {settings.alpha:g}, beta {settings.beta:g}, effect {settings.effect:g} "
+                             f"points; a side decides at LLR >= {upper:.2f}, no difference when both are "
+                             f"<= {lower:.2f}", MAX_WIDTH, break_on_hyphens=False))
+    click.echo(f"\nlooks\n{table_text(sequential.looks, 3, signed=('mean', 'llr_a', 'llr_b'))}")
     click.echo(f"\nverdict: {sequential.verdict} after {sequential.games} games")
 
 
@@ -196,7 +215,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
     else:
         for name, text in _plan_text(study).items():
             click.echo(f"\n{name}")
-            click.echo(text.to_string())
+            click.echo(text_blocks(text))
     if not results_dir:
         for level in study.levels or [strategy]:
             warn_random(analyses.seated(spec, level).players)
@@ -365,13 +384,14 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
                                     lambda progress: balancing.balance(spec, settings, progress))
     except balancing.BalanceError as exc:
         fail(str(exc))
-    click.echo(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan a round, "
-               f"seed {spec.seed}, target {result.target:.2f} points per player-game "
-               f"(each cell: high/low values: points per player-game)")
-    click.echo(f"\nrounds\n{format_table(balancing.rounds_table(result), 2).to_string()}")
+    click.echo(textwrap.fill(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan "
+                             f"a round, seed {spec.seed}, target {result.target:.2f} points per player-game "
+                             f"(each cell: high/low values: points per player-game)", MAX_WIDTH,
+                             break_on_hyphens=False))
+    click.echo(f"\nrounds\n{table_text(balancing.rounds_table(result), 2)}")
     confirmation = balancing.confirmation_table(result)
     click.echo(f"\nround {result.best.number} and the start on {settings.fresh_games()} fresh games per plan\n"
-               f"{format_table(confirmation, 2).to_string()}")
+               f"{table_text(confirmation, 2)}")
     spread = confirmation.loc["spread (best - worst)"]
     click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
                f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")

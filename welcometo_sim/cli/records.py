@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -15,7 +16,7 @@ from ..games.records import render as render_game_record
 from ..rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from ..rules.sheet import render_sheet
 from ..sim.results import OutputError
-from .common import fail
+from .common import MAX_TEXT_WIDTH, fail
 
 
 MAX_RECORD_BYTES = 64 << 20
@@ -126,7 +127,7 @@ def _show_other(records: str, line_no: int, game: int, record: dict, turn: int |
 def _show_record(record: dict, turn: int | None) -> None:
     state = replay(record, until_turn=turn)
     plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
-    click.echo(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}")
+    click.echo(_fitted(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}"))
     for seat, sheet in enumerate(state.sheets):
         player = record["players"][seat]
         click.echo(f"\nseat {seat}: {player['name']} ({player['strategy']})")
@@ -135,7 +136,14 @@ def _show_record(record: dict, turn: int | None) -> None:
         click.echo(f"\nend after turn {record['end']['turn']}: {', '.join(record['end']['reasons'])}")
         for entry in record["final"]:
             parts = " ".join(f"{k}={v}" for k, v in entry["score"].items() if k != "total")
-            click.echo(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} ({parts})")
+            click.echo(_fitted(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} "
+                               f"({parts})"))
+
+
+def _fitted(line: str) -> str:
+    """A long line of `show` wrapped at MAX_TEXT_WIDTH, continued indented."""
+    return textwrap.fill(line, MAX_TEXT_WIDTH, subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)
 
 
 @click.command(name="verify")
