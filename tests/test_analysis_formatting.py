@@ -50,3 +50,15 @@ def test_a_transposed_table_has_one_column_per_row_label():
     text = format_table(table, 1, transpose="category")
     assert list(text.columns) == ["a", "b"] and list(text.index) == ["plans"]
     assert text.index.name == "category" and text.loc["plans", "b"] == "1.0 [0.5, 1.5]"
+
+
+def test_a_wide_table_continues_in_blocks_that_keep_the_row_labels():
+    table = pd.DataFrame({f"measure_{i}": [1000.5 + i, 2.25] for i in range(12)}, index=["first", "second"])
+    whole = table_text(table, width=None)
+    assert max(len(line) for line in whole.splitlines()) > 100
+    text = table_text(table)
+    blocks = text.split("\n\n")
+    assert len(blocks) >= 2 and max(len(line) for line in text.splitlines()) <= 100
+    for block in blocks:
+        assert [line.split()[0] for line in block.splitlines()[1:]] == ["first", "second"]
+    assert [column for block in blocks for column in block.splitlines()[0].split()] == list(table.columns)
