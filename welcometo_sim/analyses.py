@@ -132,9 +132,12 @@ class Sequential:
 class Comparison:
     """What `compare` returns: `frame`, the result table of every game played
     (RECORDS.md §2, with `match`, and `batch` when sequential); `tables`, the
-    tables `wtsim compare` prints, by name (`pairs`: win rate and paired score
-    difference of each pair; `ratings`: Bradley–Terry ratings; `scores`...,
-    each estimate with its 95% interval); `sequential` for --until-significant."""
+    tables `wtsim compare` prints, by name: `win_rates` (row against column,
+    as text with its interval), `pairs` (each pair's games, a_win_rate with
+    win_low/win_high, mean_diff with diff_low/diff_high, verdict), `ratings`
+    (Bradley–Terry rating with rating_low/rating_high, rating_se, strength,
+    comparisons, fit) and `breakdown` (mean of each score category);
+    `sequential` with `until_significant`."""
 
     frame: pd.DataFrame
     tables: dict[str, pd.DataFrame]
@@ -306,7 +309,7 @@ def sweep(config: Config = None, settings: Sequence[str] = (), *, games: int | N
     against point 0) and change. `table.attrs["facts"]` holds how the sweep
     was run (what `--json` and analysis.json say besides the rows)."""
     spec = seated(load_spec(config).require_welcome_to("sweep"), strategy)
-    where = "<bundled base config>" if config is None else spec.source
+    where = config_label(config)
     base = spec.to_dict()
     base.update({k: v for k, v in {"games": games, "seed": seed, "jobs": jobs}.items() if v is not None})
     base["name"] = "sweep"
