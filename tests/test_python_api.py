@@ -152,3 +152,15 @@ def test_the_readme_examples_run(tmp_path, monkeypatch):
     namespace: dict = {}
     for code in examples:
         exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
+
+
+def test_progress_true_draws_a_tqdm_bar(capsys):
+    welcometo_sim.run(CONFIG, games=2, progress=True)
+    assert "2/2" in capsys.readouterr().err
+
+
+def test_tune_is_the_function_and_tuning_the_search_module():
+    import welcometo_sim.tuning
+
+    assert callable(welcometo_sim.tune) and welcometo_sim.tune.__module__ == "welcometo_sim.analyses"
+    assert welcometo_sim.tuning.TuneSettings and welcometo_sim.sweep.__module__ == "welcometo_sim.analyses"
