@@ -47,8 +47,8 @@ def test_the_package_and_a_strategy_import_without_pandas():
             "print(sorted(welcometo_sim.__all__))")
     done = run_python(code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["['__version__',", "'analysis',", "'compare',", "'plans',", "'run',",
-                                   "'sweep',", "'tune']"]
+    assert done.stdout.split() == ["['__version__',", "'analysis',", "'balance',", "'compare',", "'plans',",
+                                   "'run',", "'sweep',", "'tune']"]
 
 
 def test_an_unknown_attribute_is_an_attribute_error():

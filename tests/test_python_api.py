@@ -164,3 +164,17 @@ def test_tune_is_the_function_and_tuning_the_search_module():
 
     assert callable(welcometo_sim.tune) and welcometo_sim.tune.__module__ == "welcometo_sim.analyses"
     assert welcometo_sim.tuning.TuneSettings and welcometo_sim.sweep.__module__ == "welcometo_sim.analyses"
+
+
+def test_balance_equals_the_config_balance_writes(config_path, capsys, tmp_path):
+    out = tmp_path / "balanced.yaml"
+    argv = ["balance", config_path, "--deck", "3", "--games", "1", "--rounds", "1", "--final-games", "1",
+            "--strategy", "random", "--out", str(out), "-q"]
+    code, printed, err = wtsim(argv, capsys)
+    assert code == 0, err
+    settings = dict(deck=3, games=1, rounds=1, final_games=1, strategy="random")
+    from_file = welcometo_sim.balance(config_path, **settings)
+    assert yaml.safe_load(out.read_text()) == from_file.config and from_file.config["overrides"] is not None
+    from_dict = welcometo_sim.balance(CONFIG, **settings)
+    assert from_dict.config == {**from_file.config, "name": "run"}  # a dict's config is named run
+    assert "spread (best - worst)" in from_dict.confirmation.index and len(from_dict.rounds) == 1

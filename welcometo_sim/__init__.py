@@ -1,7 +1,7 @@
 """welcometo_sim: a tournament simulator for the board game Welcome To…
 
 `run()` plays a config and returns the result table; `compare()`, `plans()`,
-`sweep()` and `tune()` are the analyses of `wtsim` as DataFrames;
+`sweep()`, `tune()` and `balance()` are the analyses of `wtsim` as DataFrames;
 `analysis` makes the tables; `strategy` is the API for writing players.
 
 `run` and `analysis` load on first use: importing the package (as every
@@ -21,10 +21,10 @@ from .compiled_core import select_core  # noqa: E402
 
 select_core()  # before any engine module is imported
 
-__all__ = ["run", "compare", "plans", "sweep", "tune", "analysis", "__version__"]
+__all__ = ["run", "compare", "plans", "sweep", "tune", "balance", "analysis", "__version__"]
 
 _LAZY = {"run": ("welcometo_sim.api", "run"), "analysis": ("welcometo_sim.analysis", None),
-         **{name: ("welcometo_sim.analyses", name) for name in ("compare", "plans", "sweep", "tune")}}
+         **{name: ("welcometo_sim.analyses", name) for name in ("compare", "plans", "sweep", "tune", "balance")}}
 """Public names loaded on first access: name -> (module, attribute or None for the module)."""
 
 

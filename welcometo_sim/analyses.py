@@ -1,4 +1,4 @@
-"""The analyses of `wtsim` as Python functions: compare, plans, sweep, tune.
+"""The analyses of `wtsim` as Python functions: compare, plans, sweep, tune, balance.
 
 Each returns pandas DataFrames (a small dataclass of named frames when the
 command prints several tables) and is what the command line calls, so a
@@ -27,6 +27,9 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from .analysis.balance import BalanceResult, BalanceSettings, balanced_document, confirmation_table, rounds_table
+from .analysis.balance import balance as balance_search
+from .analysis.balance import total_games as balance_games
 from .analysis.plan_balance import plan_balance_table, skill_tables
 from .analysis.sequential import SprtSettings, batch_seed, run_sequential
 from .analysis.sweep import grid, sweep as sweep_grid
@@ -411,4 +414,40 @@ def tune(strategy: str, params: Sequence[str] | Mapping[str, str], *, objective:
     return Tuning(trials_table(result), finalists_table(result), document, result)
 
 
-__all__ = ["Comparison", "PlanStudy", "Sequential", "Tuning", "compare", "load_spec", "plans", "sweep", "tune"]
+# ------------------------------------------------------------------ balance
+@dataclass
+class Balancing:
+    """What `balance` returns: `rounds`, one row per search round (spread,
+    then each plan's "high/low: points per player-game"); `confirmation`,
+    the best round and the start replayed on fresh games (per plan and the
+    spread, before/after with 95% intervals); `config`, the balanced config
+    `wtsim balance` writes (with its `overrides:` block); `result`, the
+    search, and `settings`, how hard it looked."""
+
+    rounds: pd.DataFrame
+    confirmation: pd.DataFrame
+    config: dict[str, Any]
+    result: BalanceResult
+    settings: BalanceSettings
+
+
+def balance(config: Config = None, *, deck: int, games: int = 100, rounds: int = 4, tolerance: float = 0.5,
+            final_games: int | None = None, strategy: str | None = None, seed: int | None = None,
+            jobs: int | None = None, progress: Progress = None) -> Balancing:
+    """Search plan point values that make every plan of `deck` worth the same
+    points per player-game: each round plays every plan of the deck on the
+    same seeds and scales each plan's values towards the deck's average; the
+    best round is replayed on fresh seeds next to the start. Raises
+    BalanceError on settings it cannot use."""
+    loaded = resolve_spec(load_spec(config), seed=seed, jobs=jobs).require_welcome_to("balance")
+    spec = seated(loaded, strategy)
+    settings = BalanceSettings(deck, games, rounds, tolerance, final_games)
+    with ticking(balance_games(spec, settings), progress) as step:
+        result = balance_search(spec, settings, step)
+    measured = replace(loaded, players=every_seat(loaded.players, strategy)) if strategy else loaded
+    return Balancing(rounds_table(result), confirmation_table(result),
+                     balanced_document(measured.to_dict(), result), result, settings)
+
+
+__all__ = ["Balancing", "Comparison", "PlanStudy", "Sequential", "Tuning", "balance", "compare", "load_spec",
+           "plans", "sweep", "tune"]

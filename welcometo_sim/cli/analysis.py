@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import textwrap
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -24,8 +23,7 @@ from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
-from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, RunSpec, load_config
-from ..defaults import every_seat
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..strategy import load_strategy
@@ -377,32 +375,29 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
       wtsim run results/balance-base-deck1-20261202-010000.yaml
     """
     loaded = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("balance")
-    spec = analyses.seated(loaded, strategy)
-    settings = balancing.BalanceSettings(deck, games, rounds, tolerance, final_games)
-    try:
-        result = run_with_progress(balancing.total_games(spec, settings), quiet,
-                                    lambda progress: balancing.balance(spec, settings, progress))
-    except balancing.BalanceError as exc:
-        fail(str(exc))
+    with cli_progress(quiet) as progress:
+        try:
+            balanced = analyses.balance(loaded, deck=deck, games=games, rounds=rounds, tolerance=tolerance,
+                                        final_games=final_games, strategy=strategy, progress=progress)
+        except balancing.BalanceError as exc:
+            fail(str(exc))
+    result = balanced.result
     click.echo(textwrap.fill(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan "
-                             f"a round, seed {spec.seed}, target {result.target:.2f} points per player-game "
+                             f"a round, seed {loaded.seed}, target {result.target:.2f} points per player-game "
                              f"(each cell: high/low values: points per player-game)", MAX_WIDTH,
                              break_on_hyphens=False))
-    click.echo(f"\nrounds\n{table_text(balancing.rounds_table(result), 2)}")
-    confirmation = balancing.confirmation_table(result)
-    click.echo(f"\nround {result.best.number} and the start on {settings.fresh_games()} fresh games per plan\n"
-               f"{table_text(confirmation, 2)}")
-    spread = confirmation.loc["spread (best - worst)"]
+    click.echo(f"\nrounds\n{table_text(balanced.rounds, 2)}")
+    click.echo(f"\nround {result.best.number} and the start on {balanced.settings.fresh_games()} fresh games per "
+               f"plan\n{table_text(balanced.confirmation, 2)}")
+    spread = balanced.confirmation.loc["spread (best - worst)"]
     click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
                f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")
-    warn_random(spec.players)
-    measured = replace(loaded, players=every_seat(loaded.players, strategy)) if strategy else loaded
-    _write_balanced(out, measured, result, deck)
+    warn_random(analyses.seated(loaded, strategy).players)
+    _write_balanced(out, loaded.name, balanced.config, deck)
 
 
-def _write_balanced(out: str | None, loaded: RunSpec, result, deck: int) -> None:
-    path = Path(out) if out else Path("results") / f"balance-{loaded.name}-deck{deck}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
-    document = balancing.balanced_document(loaded.to_dict(), result)
+def _write_balanced(out: str | None, name: str, document: dict, deck: int) -> None:
+    path = Path(out) if out else Path("results") / f"balance-{name}-deck{deck}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump(document, sort_keys=False, default_flow_style=None), encoding="utf-8")
