@@ -28,8 +28,8 @@ from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..strategy import load_strategy
 from ..tuning import OBJECTIVES, TuneError, spec_label
-from .common import (PERCENT_COLUMNS, TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
-                     complete_strategy, fail, json_tables, output_folder, run_with_progress, warn_random,
+from .common import (PERCENT_COLUMNS, TABLE_FORMATS, cli_progress, common_options, complete_config,
+                     complete_plan_setting, complete_strategy, fail, json_tables, output_folder, warn_random,
                      write_tables)
 
 

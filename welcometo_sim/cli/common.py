@@ -10,7 +10,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator
 
 import click
 import pandas as pd
@@ -24,8 +24,6 @@ from ..rules.replay import ReplayError
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import ResultsError, output_error
 from ..strategy import StrategyLoadError, builtin_strategies
-
-T = TypeVar("T")
 
 EXIT_USER_ERROR = 2
 EXIT_STRATEGY_ERROR = 3
@@ -99,17 +97,6 @@ def make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None
     return bar.update, bar
 
 
-def run_with_progress(total: int, quiet: bool, work: Callable[[Any], T]) -> T:
-    """`work(progress)` under a bar of `total` games, closed however work ends."""
-    progress, bar = make_progress(total, quiet)
-    try:
-        return work(progress)
-    finally:
-        if bar is not None:
-            bar.close()
-
-
-
 @contextmanager
 def cli_progress(quiet: bool) -> Iterator[Callable[[int, int], None]]:
     """The progress callback(done, total) the library functions take, drawing
@@ -130,6 +117,7 @@ def cli_progress(quiet: bool) -> Iterator[Callable[[int, int], None]]:
     finally:
         if state["bar"] is not None:
             state["bar"].close()
+
 
 # ------------------------------------------------------------ shell completion
 BUNDLED_CONFIGS = Path("configs")
