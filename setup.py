@@ -1,8 +1,9 @@
 """Builds the optional compiled core (`welcometo_sim.compiled_core`): Cython
 compiles the modules the games spend their time in (`CORE_MODULES`: the
 rules engine, the move evaluator, the strategy base class and the random
-and greedy strategies) from their unchanged Python sources. Everything else
-is in pyproject.toml.
+and greedy strategies) from their unchanged Python sources, and lists the
+packages (`strategies/` is installed as ``welcometo_sim.strategies``).
+Everything else is in pyproject.toml.
 
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
 compile (Cython rejects it, or no C compiler), the install goes on and those modules run as
@@ -22,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_namespace_packages, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -67,8 +68,9 @@ def announce(message: str) -> None:
 
 
 def generated_c(module: str) -> Path:
-    """The C file cythonize makes from a core module under `C_FOLDER`."""
-    return C_FOLDER.joinpath(*module.split(".")).with_suffix(".c")
+    """The C file cythonize makes from a core module under `C_FOLDER` (at its
+    source's place in the repository)."""
+    return (C_FOLDER / core["source_path"](module, HERE).relative_to(HERE)).with_suffix(".c")
 
 
 def core_extensions() -> list[Extension]:
@@ -92,7 +94,7 @@ def core_extensions() -> list[Extension]:
         digest = core["source_digest"](source)
         c_file = generated_c(name)
         digest_file = c_file.with_suffix(".c.sha256")
-        if not digest_file.exists() or digest_file.read_text() != digest:
+        if not digest_file.exists() or digest_file.read_text() != c_stamp(name, digest):
             c_file.unlink(missing_ok=True)
         try:
             extensions += cythonize([Extension(name, [str(source.relative_to(HERE))])], build_dir=str(C_FOLDER),
@@ -100,7 +102,7 @@ def core_extensions() -> list[Extension]:
         except Exception as exc:  # Cython rejects some valid Python: that module stays Python
             print(f"warning: {name} not compiled, it will run as Python: {exc}")
             continue
-        digest_file.write_text(digest)
+        digest_file.write_text(c_stamp(name, digest))
         CYTHONIZED_FROM[name] = digest
     for extension in extensions:
         extension.optional = True  # set after cythonize, which does not carry it over
@@ -113,7 +115,16 @@ def _c_file_current(module: str) -> bool:
     """Whether the C file of a core module was generated from its current source."""
     digest_file = generated_c(module).with_suffix(".c.sha256")
     source = core["source_path"](module, HERE)
-    return digest_file.exists() and digest_file.read_text() == core["source_digest"](source)
+    return digest_file.exists() and digest_file.read_text() == c_stamp(module, core["source_digest"](source))
+
+
+def c_stamp(module: str, digest: str) -> str:
+    """What the file beside a C file records: the digest of its source, and
+    the module name when it is not the source's path (`strategies/greedy.py`
+    compiles as ``welcometo_sim.strategies.greedy``), since the C code holds
+    the name the module was generated under."""
+    source = core["source_path"](module, HERE).relative_to(HERE).with_suffix("")
+    return digest if ".".join(source.parts) == module else f"{digest} {module}"
 
 
 class BuildCore(build_ext):
@@ -172,4 +183,11 @@ def _children_cpu() -> float:
 extensions = core_extensions()
 if not extensions:  # compiled files left in place by an earlier build must not run now
     (HERE / "welcometo_sim" / core["manifest_name"]()).unlink(missing_ok=True)
-setup(ext_modules=extensions, cmdclass={"build_ext": BuildCore})
+PACKAGES = [*find_namespace_packages(include=["welcometo_sim", "welcometo_sim.*"], exclude=["*__pycache__*"]),
+            *core["RENAMED_PACKAGES"]]
+"""The package and its subpackages, and `strategies/` installed as
+``welcometo_sim.strategies`` (`compiled_core.RENAMED_PACKAGES`): no top-level
+``strategies`` package in site-packages."""
+
+setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=extensions,
+      cmdclass={"build_ext": BuildCore})

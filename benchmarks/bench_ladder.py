@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from strategies import BUILTIN
+from welcometo_sim.strategies import BUILTIN
 from welcometo_sim.analysis.stats import compare_pair, paired_bootstrap_ci, wilson_interval
 from welcometo_sim.api import resolve_spec
 from welcometo_sim.config import PlayerConfig, RunSpec

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from strategies.learned import LearnedStrategy, load_model, shipped_path
+from welcometo_sim.strategies.learned import LearnedStrategy, load_model, shipped_path
 from welcometo_sim.learning.train import learn_from_game
 from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.variant import Variant

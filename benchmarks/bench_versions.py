@@ -44,6 +44,7 @@ from typing import Any
 if __name__ == "__main__":  # today's version runs from source, as the old one must
     os.environ["WTSIM_PURE_PYTHON"] = "1"
 
+from welcometo_sim.compiled_core import installed_name, source_path  # noqa: E402
 from welcometo_sim.rules.game import Seat, play_game  # noqa: E402
 from welcometo_sim.rules.seeding import prepare_families  # noqa: E402
 from welcometo_sim.rules.variant import Variant  # noqa: E402
@@ -77,7 +78,7 @@ def split_target(target: str) -> tuple[str, list[str]]:
 def old_module(revision: str, module_name: str) -> types.ModuleType:
     """The module as `revision` has it, loaded under a new name in its own
     package (so its relative imports reach today's sibling modules)."""
-    path = Path(*module_name.split(".")).with_suffix(".py")
+    path = source_path(module_name, ROOT).relative_to(ROOT)
     shown = subprocess.run(["git", "show", f"{revision}:{path.as_posix()}"], cwd=ROOT,
                            capture_output=True, text=True)
     if shown.returncode != 0:
@@ -154,6 +155,7 @@ def parse_line(text: str) -> tuple[str, int, bool]:
 def compare(revision: str, target: str, line: str, games: int) -> dict[str, float | bool]:
     """Play `games` seeds with each version, alternating which goes first."""
     module_name, path = split_target(target)
+    module_name = installed_name(module_name) or module_name  # strategies.x is welcometo_sim.strategies.x
     try:
         current = lookup(importlib.import_module(module_name), path, module_name)
     except ModuleNotFoundError as exc:

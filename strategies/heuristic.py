@@ -43,11 +43,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from strategies.greedy import GreedyStrategy
 from welcometo_sim.rules.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
                                             park_potential, park_potential_gain, pool_chances, sheet_terms,
                                             temp_race_value, turns_left, urgency)
 from welcometo_sim.strategy import Effect, Play, PlayerView, Sheet
+
+from .greedy import GreedyStrategy
 
 
 def plan_size_bonus(view: PlayerView, commitment: float) -> list[float]:

@@ -39,12 +39,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from strategies.greedy import softmax_index
-from strategies.heuristic import HeuristicStrategy
-from welcometo_sim.rules.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.rules.cards import pair_offers
+from welcometo_sim.rules.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
                                     legal_plays)
+
+from .greedy import softmax_index
+from .heuristic import HeuristicStrategy
 
 
 class CardCounter:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from strategies.heuristic import HeuristicStrategy
+from .heuristic import HeuristicStrategy
 
 
 class PlannerStrategy(HeuristicStrategy):

@@ -86,7 +86,7 @@ def test_only_modules_compiled_from_their_present_source_run_compiled(tmp_path):
     manifest = write_sources(tmp_path)
     assert modules_from_source(manifest, tmp_path) == ([], [])
 
-    changed, not_built = "welcometo_sim.rules.sheet", "strategies.greedy"
+    changed, not_built = "welcometo_sim.rules.sheet", "welcometo_sim.strategies.greedy"
     compiled_core.source_path(changed, tmp_path).write_text("NAME = 'edited'\n")
     del manifest[not_built]
     from_source, stale = modules_from_source(manifest, tmp_path)
@@ -164,9 +164,9 @@ def test_the_version_says_which_engine_runs():
 
 @needs_compiled_core
 def test_an_edited_strategy_imported_before_the_package_runs_from_source(tmp_path):
-    copy_with_edit(tmp_path, "strategies.greedy")
+    copy_with_edit(tmp_path, "welcometo_sim.strategies.greedy")
     done = run_python("import strategies.greedy as greedy\n"
-                      "print(greedy.EDITED, greedy.__file__.endswith('.py'))", pure=False, path=tmp_path)
+                      "print(greedy.EDITED, greedy.__file__.endswith('.py'), greedy.__name__)", pure=False, path=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "True True\n"
-    assert "StaleCoreWarning: compiled strategies.greedy" in done.stderr
+    assert done.stdout == "True True welcometo_sim.strategies.greedy\n"
+    assert "StaleCoreWarning: compiled welcometo_sim.strategies.greedy" in done.stderr

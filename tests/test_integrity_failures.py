@@ -32,7 +32,7 @@ BOTS = textwrap.dedent('''
     import sys
     import time
 
-    from strategies.random import RandomStrategy
+    from welcometo_sim.strategies.random import RandomStrategy
 
 
     class Unprintable(Exception):
@@ -79,7 +79,7 @@ QUIET_ENV = {**os.environ, "PYTHONWARNINGS": "ignore"}
 
 @pytest.fixture()
 def bots(tmp_path: Path) -> Path:
-    import strategies  # noqa: F401  (the bots file imports strategies.random)
+    import welcometo_sim.strategies  # noqa: F401  (the bots file imports welcometo_sim.strategies.random)
 
     path = tmp_path / "bots.py"
     path.write_text(BOTS, encoding="utf-8")

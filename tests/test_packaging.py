@@ -7,7 +7,11 @@ schemas in the package data, and README links that lead to files here.
 from __future__ import annotations
 
 import fnmatch
+import importlib.metadata
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -105,3 +109,49 @@ def test_readme_and_docs_links_lead_to_files_and_headings_here():
     assert any(link.startswith("docs/RECORDS.md") for link in readme_links)
     assert any(link.startswith("docs/RULES.md") for link in readme_links)
     assert not re.search(r"(?<![/\[])\bRECORDS\.md\b(?!\]|\))", (ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def run_python(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter started in `cwd`, with nothing added to its path."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_install_puts_no_top_level_strategies_package_into_site_packages():
+    """`strategies/` is installed as `welcometo_sim.strategies`: the one
+    top-level name is the project's own (a `strategies` package would collide
+    with other projects')."""
+    top_level = importlib.metadata.distribution(SELF).read_text("top_level.txt")
+    assert top_level is not None and top_level.split() == ["welcometo_sim"]
+
+
+def test_outside_the_repository_the_strategies_have_their_installed_name_only(tmp_path):
+    """Where the repository is not on the path (any install), `strategies` is
+    not importable, while the built-ins and configs naming them by their
+    repository path (`strategies.greedy:GreedyStrategy`) still load."""
+    done = run_python(
+        "import importlib.util\n"
+        "print(importlib.util.find_spec('strategies') is None)\n"
+        "from welcometo_sim.strategy import builtin_strategies, load_strategy\n"
+        "import welcometo_sim.strategies.greedy as greedy\n"
+        "print(load_strategy('greedy') is greedy.GreedyStrategy is load_strategy('strategies.greedy:GreedyStrategy'))\n"
+        "print(builtin_strategies()['random'])", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["True", "True", "welcometo_sim.strategies.random:RandomStrategy"]
+
+
+def test_inside_the_repository_strategies_names_the_installed_modules_themselves():
+    """`import strategies` (the folder's name) and the installed name give the
+    same module objects, in either order, not two copies of each file."""
+    code = ("import {first}, {second}\n"
+            "import strategies.greedy, strategies.heuristic, welcometo_sim.strategies.greedy as installed\n"
+            "assert strategies.greedy.GreedyStrategy is installed.GreedyStrategy\n"
+            "assert strategies.heuristic is sys.modules['welcometo_sim.strategies.heuristic']\n"
+            "assert strategies is sys.modules['welcometo_sim.strategies']\n"
+            "assert strategies.greedy.__spec__.name == 'welcometo_sim.strategies.greedy'\n"
+            "print(installed.GreedyStrategy.__module__)")
+    for first, second in [("strategies", "welcometo_sim.strategies"), ("welcometo_sim.strategies", "strategies")]:
+        done = run_python("import sys\n" + code.format(first=first, second=second), ROOT)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == "welcometo_sim.strategies.greedy\n"

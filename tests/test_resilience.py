@@ -29,7 +29,7 @@ BOTS = textwrap.dedent('''
     import signal
     import time
 
-    from strategies.random import RandomStrategy
+    from welcometo_sim.strategies.random import RandomStrategy
 
     GAMES_STARTED = 0
 
@@ -141,7 +141,7 @@ def test_a_killed_run_resumes_to_the_same_tables(tmp_path, bots, capsys):
 
 
 def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, bots, capsys, monkeypatch):
-    import strategies  # noqa: F401  (the bots file imports strategies.random)
+    import welcometo_sim.strategies  # noqa: F401  (the bots file imports welcometo_sim.strategies.random)
 
     config = config_with(tmp_path, bots, "CtrlC")
     out = tmp_path / "stopped"

@@ -51,10 +51,16 @@ CORE_MODULES = (
     "welcometo_sim.rules.evaluation.moves",
     "welcometo_sim.rules.evaluation.outlook",
     "welcometo_sim.strategy",
-    "strategies.random",
-    "strategies.greedy",
+    "welcometo_sim.strategies.random",
+    "welcometo_sim.strategies.greedy",
 )
 """The modules the build compiles: those the games spend their time in."""
+
+RENAMED_PACKAGES = {"welcometo_sim.strategies": "strategies"}
+"""Packages installed under another name than their repository folder's:
+installed name -> folder beside ``welcometo_sim/`` (a top-level ``strategies``
+package in site-packages would collide with other projects). The folder's
+name stays importable inside the repository, as the same modules."""
 
 FORMER_CORE_MODULES = ("welcometo_sim.evaluation",)
 """Modules an older build compiled that are Python only now: they always load
@@ -80,8 +86,23 @@ class StaleCoreWarning(UserWarning):
 
 
 def source_path(module: str, root: Path = PACKAGE_ROOT) -> Path:
-    """The ``.py`` file of a core module under `root`."""
-    return root.joinpath(*module.split(".")).with_suffix(".py")
+    """The ``.py`` file of a core module under `root`: where an install puts
+    it, else (in the repository) in the folder of its renamed package."""
+    path = root.joinpath(*module.split(".")).with_suffix(".py")
+    for package, folder in RENAMED_PACKAGES.items():
+        if module.startswith(package + ".") and not (root.joinpath(*package.split(".")) / "__init__.py").is_file():
+            return (root / folder).joinpath(*module[len(package) + 1:].split(".")).with_suffix(".py")
+    return path
+
+
+def installed_name(module: str) -> str | None:
+    """The installed name of a module named by its repository folder
+    (``strategies.greedy`` -> ``welcometo_sim.strategies.greedy``), None for
+    any other module."""
+    for package, folder in RENAMED_PACKAGES.items():
+        if module == folder or module.startswith(folder + "."):
+            return package + module[len(folder):]
+    return None
 
 
 def source_digest(path: Path) -> str:
@@ -123,16 +144,32 @@ def modules_from_source(manifest: dict[str, str], root: Path = PACKAGE_ROOT,
 
 
 class SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the listed modules' ``.py`` files ahead of any compiled file beside them."""
+    """Finds the listed modules' ``.py`` files ahead of any compiled file
+    beside them, and the listed packages in their folders (a renamed package
+    in the repository the running `welcometo_sim` comes from)."""
 
-    def __init__(self, sources: dict[str, Path]) -> None:
+    def __init__(self, sources: dict[str, Path], packages: dict[str, Path] | None = None) -> None:
         self.sources = sources
+        self.packages = packages or {}
 
     def find_spec(self, fullname, path=None, target=None):
+        folder = self.packages.get(fullname)
+        if folder is not None:
+            return importlib.util.spec_from_file_location(fullname, folder / "__init__.py",
+                                                          submodule_search_locations=[str(folder)])
         source = self.sources.get(fullname)
         if source is None:
             return None
         return importlib.util.spec_from_file_location(fullname, source)
+
+
+def repository_packages(root: Path = PACKAGE_ROOT) -> dict[str, Path]:
+    """Renamed packages whose folder lies beside this `welcometo_sim` (it runs
+    from the repository, installed editable or not): their name -> folder, so
+    that `welcometo_sim.strategies` is always the strategies of this checkout."""
+    return {package: root / folder for package, folder in RENAMED_PACKAGES.items()
+            if not (root.joinpath(*package.split(".")) / "__init__.py").is_file()
+            and (root / folder / "__init__.py").is_file()}
 
 
 def select_core(root: Path = PACKAGE_ROOT) -> None:
@@ -145,7 +182,8 @@ def select_core(root: Path = PACKAGE_ROOT) -> None:
         warnings.warn(f"compiled {', '.join(stale)} differs from the source, which runs instead "
                       f"(rebuild with: pip install -e .)", StaleCoreWarning, stacklevel=2)
     sources = {name: source_path(name, root) for name in [*from_source, *FORMER_CORE_MODULES]}
-    sys.meta_path.insert(0, SourceFinder({name: path for name, path in sources.items() if path.is_file()}))
+    sys.meta_path.insert(0, SourceFinder({name: path for name, path in sources.items() if path.is_file()},
+                                         repository_packages(root)))
 
 
 def engine() -> str:

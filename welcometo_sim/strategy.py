@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 import yaml
 
+from .compiled_core import installed_name
 from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                             must_play)
@@ -234,7 +235,7 @@ def _parse_inline_params(text: str, where: str) -> dict[str, Any]:
 # --------------------------------------------------------------------- loading
 def builtin_strategies() -> dict[str, str]:
     """Registered name -> 'module:Class' for built-ins and installed entry points."""
-    from strategies import BUILTIN
+    from .strategies import BUILTIN
 
     found = dict(BUILTIN)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
@@ -266,13 +267,26 @@ def _load_uncached(ref: str) -> type:
         module = _module_from_file(Path(module_part), ref)
     else:
         try:
-            module = importlib.import_module(module_part)
+            module = _import_strategy_module(module_part)
         except Exception as exc:
             raise StrategyLoadError(f"strategy {ref!r}: cannot import {module_part!r}: {exc}") from None
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
         raise StrategyLoadError(f"strategy {ref!r}: {class_name!r} is not a Strategy subclass in {module_part}")
     return cls
+
+
+def _import_strategy_module(name: str):
+    """The module `name`; `strategies.x` (the built-ins' repository path,
+    which configs name) is the installed `welcometo_sim.strategies.x` where
+    no top-level `strategies` package is on the path, as in an install."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        installed = installed_name(name)
+        if installed is None or exc.name != name.split(".")[0]:
+            raise
+        return importlib.import_module(installed)
 
 
 def _module_from_file(path: Path, ref: str):

@@ -145,7 +145,7 @@ def variant_from_record(record: dict) -> Variant:
 
 
 def _seats(model: ValueModel, players: int, trace: bool) -> list[Seat]:
-    from strategies.learned import LearnedStrategy
+    from ..strategies.learned import LearnedStrategy
 
     return [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
             for i in range(players)]
