@@ -173,7 +173,6 @@ def test_a_strategy_that_raises_is_an_error_row_under_skip(monkeypatch):
 @pytest.mark.parametrize("argv, command", [
     (["plans", str(STC), "--games-per-plan", "1", "-q"], "plans"),
     (["sweep", str(STC), "--set", "seed=1,2", "--games", "1"], "sweep"),
-    (["tune", "greedy", "--param", "shortlist=1:4", "--config", str(STC), "--games", "2"], "tune"),
     (["balance", str(STC), "--deck", "1"], "balance"),
     (["train", str(STC), "--out", "never-written", "--games", "1"], "train"),
 ])

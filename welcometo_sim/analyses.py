@@ -37,12 +37,14 @@ from .api import resolve_spec
 from .compiled_core import engine
 from .config import WELCOME_TO, ConfigError, RunSpec, load_config, parse_config, players_from_refs
 from .defaults import diverse, every_seat
+from .games.config import game_players
 from .games.tables import comparison_tables
 from .sim.results import read_table, to_frame
 from .sim.runner import run_chunks
 from .sim.tournament import plan_trials, round_robin, total_games
-from .strategy import StrategySpec, load_strategy, parse_strategy
-from .tuning import TuneResult, TuneSettings, best_document, finalists_table, parse_param_ranges, trials_table
+from .strategy import StrategySpec, parse_strategy
+from .tuning import (TuneResult, TuneSettings, best_document, finalists_table, parse_param_ranges,
+                     strategy_class, trials_table)
 from .tuning import total_games as tune_games
 from .tuning import tune as tune_search
 
@@ -401,17 +403,29 @@ def tune(strategy: str, params: Sequence[str] | Mapping[str, str], *, objective:
     trial 0) that play best against `opponents` (default: the strategy with
     its defaults). `params` are ranges, "KEY=LO:HI[:log]" strings or a
     {key: "LO:HI"} mapping. Every trial plays the same `games` seeds; the
-    `top` best are replayed on fresh games. Raises TuneError on bad ranges."""
-    base = resolve_spec(load_spec(config), seed=seed, jobs=jobs).require_welcome_to("tune")
-    start = parse_strategy(strategy)
-    cls = load_strategy(start.ref)
-    opponent_specs = [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
+    `top` best are replayed on fresh games. The config's game (Welcome To or
+    e.g. Shake That City) says whose strategies the names are. Raises
+    TuneError on bad ranges."""
+    base = resolve_spec(load_spec(config), seed=seed, jobs=jobs)
+    start, opponent_specs = _tune_table(base.game, strategy, opponents)
+    cls = strategy_class(start.ref, base.game)
     texts = [f"{k}={v}" for k, v in params.items()] if isinstance(params, Mapping) else list(params)
     settings = TuneSettings(parse_param_ranges(texts, cls), objective, games, trials, population, top, final_games)
     with ticking(tune_games(settings), progress) as step:
         result = tune_search(base, start, opponent_specs, settings, step)
     document = best_document(result, config_label(config))
     return Tuning(trials_table(result), finalists_table(result), document, result)
+
+
+def _tune_table(game: str, strategy: str, opponents: Sequence[str]) -> tuple[Any, list[Any]]:
+    """The start and the opponents (default: the start's strategy with its
+    defaults), resolved as strategies of `game`."""
+    if game == WELCOME_TO:
+        start = parse_strategy(strategy)
+        return start, [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
+    start = game_players(game, [strategy], "tune")[0].strategy
+    refs = list(opponents) or [start.ref]
+    return start, [p.strategy for p in game_players(game, refs, "tune --opponent")]
 
 
 # ------------------------------------------------------------------ balance

@@ -16,6 +16,10 @@ interval of its gain over the starting parameters.
 
 Everything derives from the seed: trial i of a run with seed S draws the
 same parameters and plays the same games whatever the number of workers.
+
+Both games tune the same way: the base spec's `game` says where the strategy
+and its `defaults` come from (a Welcome To reference, or a name in another
+game's registry, e.g. Shake That City's greedy with open, bonus, space...).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis.stats import paired_bootstrap_ci
-from .config import PlayerConfig, RunSpec
+from .config import WELCOME_TO, PlayerConfig, RunSpec
 from .rules.variant import VariantError
 from .sim.runner import run_chunks
 from .strategy import StrategySpec, load_strategy, resolve_params
@@ -221,6 +225,54 @@ class CrossEntropySearch:
         return [tuple(r.from_unit(float(u)) for r, u in zip(self.ranges, row)) for row in units]
 
 
+# ------------------------------------------------------------------- games
+def strategy_class(ref: str, game: str = WELCOME_TO) -> type:
+    """The class whose `defaults` the ranges are checked against: a Welcome To
+    reference loaded, or a name looked up in `game`'s own strategy registry."""
+    if game == WELCOME_TO:
+        return load_strategy(ref)
+    from importlib import import_module
+
+    from .games import GAMES
+    registry = import_module(GAMES[game]).STRATEGIES
+    if ref not in registry:
+        raise TuneError(f"tune: unknown {game} strategy {ref!r} (strategies: {', '.join(registry)})")
+    return registry[ref]
+
+
+def starting_params(cls: type, params: dict[str, Any], game: str = WELCOME_TO) -> dict[str, Any]:
+    """The strategy's defaults overlaid with the start's parameters (checked by the strategy)."""
+    if game == WELCOME_TO:
+        return resolve_params(cls, params)
+    try:
+        return dict(cls(params).params)
+    except (ValueError, TypeError) as exc:
+        raise TuneError(f"tune: {exc}") from None
+
+
+def check_table(base: RunSpec, seats: int) -> None:
+    """A TuneError unless the variant of `base` seats the tuned strategy and its opponents."""
+    try:
+        if base.game == WELCOME_TO:
+            base.variant.check(seats)
+        else:
+            from .games import load_game
+            load_game(base.game, base.game_params or {}, seats)
+    except (VariantError, ValueError) as exc:
+        raise TuneError(f"tune: {exc}") from None
+
+
+def check_bounds(cls: type, params: dict[str, Any], ranges: Sequence[ParamRange]) -> None:
+    """A TuneError when a strategy of another game refuses a range's bound
+    (its `check_params`), so no worker fails in the middle of the search."""
+    for spec in ranges:
+        for bound in (spec.from_unit(0.0), spec.from_unit(1.0)):
+            try:
+                cls(with_values(params, [spec], [bound]))
+            except (ValueError, TypeError) as exc:
+                raise TuneError(f"--param {spec.describe()!r}: {exc}") from None
+
+
 # ----------------------------------------------------------------- playing
 def per_game_objective(columns: dict[str, list], objective: str) -> np.ndarray:
     """The objective of the tuned player in each game of a run's columns, in game order."""
@@ -242,7 +294,7 @@ def per_game_objective(columns: dict[str, list], objective: str) -> np.ndarray:
     return np.bincount(position, weights=beaten, minlength=len(game_ids)) / opponents
 
 
-def table_spec(base: RunSpec, candidate: StrategySpec, opponents: Sequence[StrategySpec]) -> RunSpec:
+def table_spec(base: RunSpec, candidate: Any, opponents: Sequence[Any]) -> RunSpec:
     """The run of one candidate: the tuned seat first, then the opponents, seats rotated."""
     players = [PlayerConfig(TUNED_PLAYER, candidate)]
     players += [PlayerConfig("opponent" if i == 0 else f"opponent-{i + 1}", spec)
@@ -305,14 +357,16 @@ class Finalist:
 class TuneResult:
     """A finished tune: every trial, the replayed ones, and the winner with its full parameters."""
 
-    strategy: StrategySpec
-    opponents: list[StrategySpec]
+    strategy: Any
+    """A StrategySpec, or another game's strategy (ref and params)."""
+    opponents: list[Any]
     settings: TuneSettings
     seed: int
     trials: list[Trial]
     finalists: list[Finalist]
     best: Finalist
     best_params: dict[str, Any]
+    game: str = WELCOME_TO
 
 
 def total_games(settings: TuneSettings) -> int:
@@ -320,19 +374,20 @@ def total_games(settings: TuneSettings) -> int:
     return (settings.trials + 1) * settings.games + (settings.top + 1) * settings.fresh_games()
 
 
-def tune(base: RunSpec, strategy: StrategySpec, opponents: Sequence[StrategySpec],
+def tune(base: RunSpec, strategy: Any, opponents: Sequence[Any],
          settings: TuneSettings, progress: Callable[[int], None] | None = None) -> TuneResult:
     """Search the ranges for the parameters of `strategy` that maximise the
-    objective against `opponents` on the games of `base` (variant, seed, jobs;
-    its players are ignored). Trial 0 is the starting parameters."""
+    objective against `opponents` on the games of `base` (game, variant, seed,
+    jobs; its players are ignored). Trial 0 is the starting parameters.
+    `strategy` and `opponents` are StrategySpecs for Welcome To, or the seat
+    strategies of `base.game` (see welcometo_sim.games.config)."""
     if settings.objective not in OBJECTIVES:
         raise TuneError(f"--objective: {settings.objective!r} is not one of {', '.join(OBJECTIVES)}")
-    try:
-        base.variant.check(1 + len(opponents))
-    except VariantError as exc:
-        raise TuneError(f"tune: {exc}") from None
-    cls = load_strategy(strategy.ref)
-    start_params = resolve_params(cls, strategy.params)
+    check_table(base, 1 + len(opponents))
+    cls = strategy_class(strategy.ref, base.game)
+    start_params = starting_params(cls, strategy.params, base.game)
+    if base.game != WELCOME_TO:
+        check_bounds(cls, start_params, settings.ranges)
     start_values = tuple(_lookup(start_params, r.key) for r in settings.ranges)
 
     search_games = replace(base, games=settings.games)
@@ -344,7 +399,7 @@ def tune(base: RunSpec, strategy: StrategySpec, opponents: Sequence[StrategySpec
         for values in batch:
             if (values, games.seed) not in played:
                 params = with_values(start_params, settings.ranges, values)
-                spec = table_spec(games, StrategySpec(strategy.ref, params), opponents)
+                spec = table_spec(games, type(strategy)(strategy.ref, params), opponents)
                 played[(values, games.seed)] = play_candidate(spec, settings.objective, progress)
         return [played[(v, games.seed)] for v in batch]
 
@@ -362,7 +417,7 @@ def tune(base: RunSpec, strategy: StrategySpec, opponents: Sequence[StrategySpec
     finalists = _replay_best(trials, settings, lambda batch: evaluate(batch, fresh_games))
     best = max(finalists, key=lambda f: (f.objective, -f.trial.number))
     return TuneResult(strategy, list(opponents), settings, base.seed, trials, finalists, best,
-                      with_values(start_params, settings.ranges, best.trial.values))
+                      with_values(start_params, settings.ranges, best.trial.values), base.game)
 
 
 def _replay_best(trials: list[Trial], settings: TuneSettings,
@@ -422,15 +477,17 @@ def _plain(value: Any) -> Any:
 
 def best_document(result: TuneResult, config: str) -> dict[str, Any]:
     """The YAML written by `wtsim tune`: `strategy` and `params` (what a config's
-    player entry takes, directly or through `params_file`), and a `tuning`
-    block saying how they were found."""
+    player entry takes, directly or, for Welcome To, through `params_file`), and
+    a `tuning` block saying how they were found (and, for another game, which)."""
     settings = result.settings
     mean, low, high = paired_bootstrap_ci(result.best.fresh, seed=BOOTSTRAP_SEED)
     gain, gain_low, gain_high = result.best.gain
+    game = {} if result.game == WELCOME_TO else {"game": result.game}
     return _plain({
         "strategy": result.strategy.ref,
         "params": result.best_params,
         "tuning": {
+            **game,
             "objective": settings.objective,
             "opponents": [spec_label(s) for s in result.opponents],
             "config": config,
@@ -465,4 +522,5 @@ def spec_label(spec: StrategySpec) -> str:
 __all__ = ["OBJECTIVES", "TuneError", "ParamRange", "parse_param_range", "parse_param_ranges",
            "CrossEntropySearch", "Trial", "TuneSettings", "TuneResult", "Finalist", "tune",
            "per_game_objective", "play_candidate", "fresh_seed", "trials_table", "finalists_table",
-           "best_document", "total_games", "numeric_keys", "with_values", "spec_label"]
+           "best_document", "total_games", "numeric_keys", "with_values", "spec_label", "strategy_class",
+           "starting_params", "check_table", "check_bounds"]

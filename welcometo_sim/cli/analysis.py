@@ -23,11 +23,10 @@ from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
-from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, load_config
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
-from ..strategy import load_strategy
-from ..tuning import OBJECTIVES, TuneError, spec_label
+from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
 from .common import (PERCENT_COLUMNS, TABLE_FORMATS, cli_progress, common_options, complete_config,
                      complete_plan_setting, complete_strategy, fail, json_tables, output_folder, warn_random,
                      write_tables)
@@ -289,7 +288,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
 @click.option("--param", "-p", "param_ranges", multiple=True, metavar="KEY=LO:HI[:log]", help="A numeric parameter and its range (repeatable), e.g. weights.points=0:2; integer parameters take integers; ':log' draws on a log scale.")
 @click.option("--objective", type=click.Choice(OBJECTIVES), default="diff", show_default=True, help="diff: own score minus the opponents' mean; score: own score; winrate: share of opponents beaten.")
 @click.option("--opponent", "opponents", multiple=True, shell_complete=complete_strategy, help="Opponent strategy (repeatable: one table with all of them). Default: STRATEGY with its default parameters.")
-@click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Variant and default seed and jobs from this config (its players are ignored).")
+@click.option("--config", "-c", type=click.Path(dir_okay=False), shell_complete=complete_config, help="Game, variant and default seed and jobs from this config (its players are ignored).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per trial (the same seeds for every trial).")
 @click.option("--trials", "--budget", "trials", type=click.IntRange(1, 100_000), default=30, show_default=True, help="Parameter sets to try, besides the start.")
 @click.option("--population", type=click.IntRange(1, 100_000), help="Trials per generation (default: about the square root of --trials).")
@@ -311,12 +310,14 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     seats rotated; a cross-entropy search draws each generation around the
     best trials so far. The --top best are replayed on fresh games and the
     best there is written as YAML that a config's player entry can use
-    through `params_file:`.
+    through `params_file:` (another game's entry takes its strategy and
+    params). The --config's game says whose strategies are named.
 
     \b
     Examples:
       wtsim tune greedy --param weights.flexibility=0:3 --param weights.points=0.5:2 --games 200 --jobs 2
       wtsim tune greedy --param shortlist=2:8 --objective winrate --opponent random --out best.yaml
+      wtsim tune greedy --config configs/shake-that-city.yaml --param open=0:1 --opponent random
     """
     with cli_progress(quiet) as progress:
         try:
@@ -326,7 +327,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
         except TuneError as exc:
             fail(str(exc))
     result = tuned.result
-    path = Path(out) if out else _default_tune_path(load_strategy(result.strategy.ref).name)
+    path = Path(out) if out else _default_tune_path(strategy_class(result.strategy.ref, result.game).name)
     fresh = f"best {len(result.finalists) - 1} and the start on {result.settings.fresh_games()} fresh games"
     if as_json:
         tables = json_tables({"trials": tuned.trials, "finalists": tuned.finalists})
@@ -343,7 +344,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
         path.write_text(yaml.safe_dump(tuned.best, sort_keys=False), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
-    click.echo(f"parameters written to {path}", err=as_json)
+    click.echo(f"parameters written to {path}{_tune_usage(result.game)}", err=as_json)
 
 
 @click.command(name="balance")
@@ -404,6 +405,13 @@ def _write_balanced(out: str | None, name: str, document: dict, deck: int) -> No
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
     click.echo(f"balanced config written to {path}")
+
+
+def _tune_usage(game: str) -> str:
+    """How a config of another game uses the written file (params_file is Welcome To's)."""
+    if game == WELCOME_TO:
+        return ""
+    return f" (a {game} player entry takes its strategy and params)"
 
 
 def _default_tune_path(name: str) -> Path:
