@@ -18,15 +18,31 @@ difference is reported together with how sure we can be of it:
   intervals from the observed Fisher information.
 - :func:`compare_pair` — the head-to-head summary of two players.
 
-Everything is pure numpy/pandas (no scipy at run time, no I/O). Result tables
-follow RECORDS.md §2: one row per player per game, with at least the columns
-``game``, ``player``, ``rank`` (1 = best, equal ranks are ties) and ``total``.
+The normal and Student t quantiles are scipy's (``scipy.special.ndtri``
+and ``stdtrit``, the functions behind ``scipy.stats.norm.ppf`` and
+``scipy.stats.t.ppf``), imported on first use: every ``wtsim`` command
+imports this module, most without computing an interval. Two methods are
+written out here, each pinned against scipy by the tests:
+
+- the Wilson interval, because scipy's (``binomtest(k, n).proportion_ci(
+  method="wilson")``) takes a whole number of successes only, and a win rate
+  here counts a tie as half a win (x.5 successes);
+- the percentile bootstrap, the same draws and interval as
+  ``scipy.stats.bootstrap(..., method="percentile")`` with the same
+  generator, because importing ``scipy.stats`` takes about a second of CPU
+  (0.9 s measured, against 0.2 s for ``scipy.special``), which would make
+  ``wtsim compare --results`` take twice as long (benchmarks/README.md,
+  "Hand-written code kept, and why").
+
+Bradley–Terry is fitted here too: scipy has no such model. No I/O. Result
+tables follow RECORDS.md §2: one row per player per game, with at least the
+columns ``game``, ``player``, ``rank`` (1 = best, equal ranks are ties) and
+``total``.
 """
 
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 from typing import Any, Sequence
 
 import numpy as np
@@ -56,13 +72,13 @@ _BOOTSTRAP_BLOCK_ELEMENTS = 1 << 22
 
 
 def _z_value(confidence: float) -> float:
-    """Two-sided standard-normal critical value, e.g. 1.959964 for 0.95.
-
-    Uses the standard library's normal quantile so that scipy is not needed at
-    run time."""
+    """Two-sided standard-normal critical value, e.g. 1.959964 for 0.95
+    (scipy's normal quantile, ``scipy.stats.norm.ppf``, which is ``ndtri``)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    from scipy.special import ndtri  # imported on first use: see the module docstring
+
+    return float(ndtri(0.5 + confidence / 2.0))
 
 
 # ------------------------------------------------------------------ Wilson
@@ -104,54 +120,19 @@ def wilson_interval(successes: int | float, n: int, confidence: float = 0.95) ->
 # ------------------------------------------------------------- t interval
 
 
-def _t_cdf(t: float, df: int) -> float:
-    """Student t CDF for an integer ``df`` by its closed form (a finite series in
-    cos²θ with θ = atan(t/√df)), so scipy is not needed."""
-    theta = math.atan2(t, math.sqrt(df))
-    c2, sin = math.cos(theta) ** 2, math.sin(theta)
-    term = acc = 1.0
-    if df % 2:
-        if df == 1:
-            return 0.5 + theta / math.pi
-        for k in range(1, (df - 3) // 2 + 1):
-            term *= c2 * (2 * k) / (2 * k + 1)
-            acc += term
-        return 0.5 + (theta + sin * math.cos(theta) * acc) / math.pi
-    for k in range(1, (df - 2) // 2 + 1):
-        term *= c2 * (2 * k - 1) / (2 * k)
-        acc += term
-    return 0.5 + sin * acc / 2.0
-
-
-def _t_pdf(t: float, df: int) -> float:
-    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-                    - (df + 1) / 2 * math.log1p(t * t / df))
-
-
 def t_value(confidence: float, df: int) -> float:
     """Two-sided Student t critical value, e.g. 2.262 for 0.95 and 9 degrees of freedom.
 
     Why t and not z: a mean over a dozen games has a wider interval than the
-    normal one says. Exact closed forms for 1 and 2 degrees of freedom; a
-    Cornish–Fisher start refined by Newton steps on the exact CDF up to 200;
-    beyond that the expansion alone is exact to double precision."""
-    z = _z_value(confidence)
+    normal one says. The quantile is scipy's ``scipy.stats.t.ppf``, called as
+    the ``scipy.special.stdtrit`` it is made of (the same numbers, without
+    importing all of scipy.stats)."""
+    _z_value(confidence)  # validates confidence
     if isinstance(df, (bool, np.bool_)) or int(df) != df or df < 1:
         raise ValueError(f"degrees of freedom must be a positive integer, got {df!r}")
-    df, p = int(df), 0.5 + confidence / 2.0
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        a = 2.0 * p - 1.0
-        return a * math.sqrt(2.0 / (1.0 - a * a))
-    t = z + ((z ** 3 + z) / 4 + ((5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
-             + ((3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
-                + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 / df)
-             / df) / df) / df
-    if df <= 200:
-        for _ in range(4):
-            t -= (_t_cdf(t, df) - p) / _t_pdf(t, df)
-    return t
+    from scipy.special import stdtrit
+
+    return float(stdtrit(int(df), 0.5 + confidence / 2.0))
 
 
 def mean_interval(values: Sequence[float] | np.ndarray | pd.Series,
@@ -212,6 +193,11 @@ def paired_bootstrap_ci(
     drawn row after row from one stream, so the result is a pure function of
     the data and the seed — and does not depend on how the ``resamples × n``
     index matrix is cut into blocks to cap memory (the tests check this).
+    These are the draws and the interval of ``scipy.stats.bootstrap(...,
+    method="percentile")`` with that generator (the tests check that too);
+    it is written out because importing scipy.stats costs about a second of
+    CPU in every command that shows a bootstrap interval (see the module
+    docstring).
     """
     values = np.asarray(differences, dtype=float).ravel()
     if values.size == 0:
