@@ -116,3 +116,23 @@ def test_children_uint64_equal_child_uint64_one_by_one(seed, keys):
 @pytest.mark.parametrize("run_seed,start,stop", [(0, 0, 50), (12345, 99_990, 100_010), (2**63 - 1, 2**32 - 4, 2**32 + 3)])
 def test_game_seeds_of_a_chunk_equal_game_seed_one_by_one(run_seed, start, stop):
     assert game_seeds(run_seed, start, stop) == [game_seed(run_seed, i) for i in range(start, stop)]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(run_seed=st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**128 - 1)),
+       start=st.one_of(st.integers(0, 1000), st.integers(0, 2**40)), players=st.integers(1, 5))
+def test_a_chunks_seeds_and_generators_are_numpys(run_seed, start, players):
+    """The path a run's worker takes (the chunk's game seeds hashed together,
+    their children prepared, each game's generators) gives numpy's streams."""
+    stop = start + 6
+    expected_seeds = [int(numpy_child(run_seed, i).generate_state(1, np.uint64)[0] >> np.uint64(1))
+                      for i in range(start, stop)]
+    seeds = game_seeds(run_seed, start, stop)
+    assert seeds == expected_seeds
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(seeding, "_PREPARED", {})
+        seeding.prepare_families(seeds, 1 + players)
+        for seed in seeds:
+            game, seats = seat_generators(seed, players)
+            theirs = [np.random.default_rng(numpy_child(seed, k)) for k in range(1 + players)]
+            assert [g.bit_generator.state for g in (game, *seats)] == [g.bit_generator.state for g in theirs]
