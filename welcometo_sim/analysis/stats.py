@@ -29,10 +29,10 @@ written out here, each pinned against scipy by the tests:
   here counts a tie as half a win (x.5 successes);
 - the percentile bootstrap, the same draws and interval as
   ``scipy.stats.bootstrap(..., method="percentile")`` with the same
-  generator, because importing ``scipy.stats`` takes about a second of CPU
-  (0.9 s measured, against 0.2 s for ``scipy.special``), which would make
-  ``wtsim compare --results`` take twice as long (benchmarks/README.md,
-  "Hand-written code kept, and why").
+  generator, because importing ``scipy.stats`` takes 0.9 s of CPU (0.2 s
+  for ``scipy.special``): 0.7 s more for every command with a bootstrap
+  interval, half as long again for ``wtsim compare --results``
+  (benchmarks/README.md, "Hand-written code kept, and why").
 
 Bradley–Terry is fitted here too: scipy has no such model. No I/O. Result
 tables follow RECORDS.md §2: one row per player per game, with at least the
@@ -195,8 +195,8 @@ def paired_bootstrap_ci(
     index matrix is cut into blocks to cap memory (the tests check this).
     These are the draws and the interval of ``scipy.stats.bootstrap(...,
     method="percentile")`` with that generator (the tests check that too);
-    it is written out because importing scipy.stats costs about a second of
-    CPU in every command that shows a bootstrap interval (see the module
+    it is written out because importing scipy.stats would cost 0.7 s of CPU
+    more in every command that shows a bootstrap interval (see the module
     docstring).
     """
     values = np.asarray(differences, dtype=float).ravel()
