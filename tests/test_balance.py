@@ -3,6 +3,7 @@ written as a config `wtsim run` plays."""
 
 from __future__ import annotations
 
+import json
 import pandas as pd
 import pytest
 import yaml
@@ -61,6 +62,21 @@ def test_balance_writes_a_config_that_run_plays(tmp_path, capsys):
     code, _, err = wtsim(["run", str(out), "--games", "2", "-q", "--out", str(tmp_path / "run")], capsys)
     assert code == 0, err
     assert len(read_table(tmp_path / "run")) == 4
+
+
+def test_balance_json_is_one_document_with_the_written_overrides(tmp_path, capsys):
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"name": "two", "seed": 4, "players": ["greedy:temperature=0"] * 2}))
+    out = tmp_path / "balanced.yaml"
+    code, stdout, err = wtsim(["balance", str(config), "--deck", "1", "--games", "4", "--rounds", "2",
+                               "--final-games", "4", "-q", "--json", "--out", str(out)], capsys)
+    assert code == 0, err
+    document = json.loads(stdout)  # the whole of stdout: nothing else is printed there
+    assert document["command"] == "balance" and document["deck"] == 1 and document["seed"] == 4
+    assert document["games"] == 4 and document["fresh_games"] == 4 and document["file"] == str(out)
+    assert set(document["rounds"]) and "spread (best - worst)" in document["confirmation"]
+    assert document["overrides"] == yaml.safe_load(out.read_text())["overrides"]
+    assert f"balanced config written to {out}" in err
 
 
 def test_balance_needs_a_deck(capsys):

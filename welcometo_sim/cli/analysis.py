@@ -359,8 +359,10 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the balanced config (default results/balance-<name>-deck<D>-<timestamp>.yaml).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def balance_cmd(config: str | None, deck: int, games: int, rounds: int, tolerance: float, final_games: int | None,
-                strategy: str | None, seed: int | None, jobs: int | None, out: str | None, quiet: bool) -> None:
+                strategy: str | None, seed: int | None, jobs: int | None, out: str | None, quiet: bool,
+                as_json: bool = False) -> None:
     """Search plan point values that make every plan of --deck worth the same.
 
     A plan's worth is its points per player-game, as in `wtsim plans`. Each
@@ -382,9 +384,19 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
                                         final_games=final_games, strategy=strategy, progress=progress)
         except balancing.BalanceError as exc:
             fail(str(exc))
+    path = _balanced_path(out, loaded.name, deck)
+    if as_json:
+        _print_balance_json(balanced, deck, loaded.seed, path)
+    else:
+        _print_balance(balanced, deck, config, games, loaded.seed)
+    warn_random(analyses.seated(loaded, strategy).players)
+    _write_balanced(path, balanced.config, quiet_stdout=as_json)
+
+
+def _print_balance(balanced: analyses.Balancing, deck: int, config: str | None, games: int, seed: int) -> None:
     result = balanced.result
     click.echo(textwrap.fill(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan "
-                             f"a round, seed {loaded.seed}, target {result.target:.2f} points per player-game "
+                             f"a round, seed {seed}, target {result.target:.2f} points per player-game "
                              f"(each cell: high/low values: points per player-game)", MAX_WIDTH,
                              break_on_hyphens=False))
     click.echo(f"\nrounds\n{table_text(balanced.rounds, 2)}")
@@ -393,18 +405,30 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
     spread = balanced.confirmation.loc["spread (best - worst)"]
     click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
                f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")
-    warn_random(analyses.seated(loaded, strategy).players)
-    _write_balanced(out, loaded.name, balanced.config, deck)
 
 
-def _write_balanced(out: str | None, name: str, document: dict, deck: int) -> None:
-    path = Path(out) if out else Path("results") / f"balance-{name}-deck{deck}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
+def _print_balance_json(balanced: analyses.Balancing, deck: int, seed: int, path: Path) -> None:
+    """`balance --json`: the settings, the target, the best round, both tables
+    and the balanced config's overrides, as one document."""
+    result, settings = balanced.result, balanced.settings
+    document = {"command": "balance", "deck": deck, "seed": seed, "games": settings.games,
+                "fresh_games": settings.fresh_games(), "target": result.target, "best_round": result.best.number,
+                **json_tables({"rounds": balanced.rounds, "confirmation": balanced.confirmation}),
+                "overrides": balanced.config.get("overrides", {}), "file": str(path)}
+    click.echo(json.dumps(document, indent=2))
+
+
+def _balanced_path(out: str | None, name: str, deck: int) -> Path:
+    return Path(out) if out else Path("results") / f"balance-{name}-deck{deck}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
+
+
+def _write_balanced(path: Path, document: dict, quiet_stdout: bool = False) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump(document, sort_keys=False, default_flow_style=None), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
-    click.echo(f"balanced config written to {path}")
+    click.echo(f"balanced config written to {path}", err=quiet_stdout)
 
 
 def _tune_usage(game: str) -> str:
