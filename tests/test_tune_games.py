@@ -7,12 +7,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 import pandas as pd
 import yaml
 
 import welcometo_sim
 from helpers import user_error, wtsim
-from welcometo_sim.config import load_config
+from welcometo_sim.config import ConfigError, load_config
 from welcometo_sim.games.config import GameStrategy
 from welcometo_sim.games.shake_that_city.strategies import GreedyStrategy
 from welcometo_sim.sim.results import read_table
@@ -34,8 +35,7 @@ def test_tune_prints_trials_and_writes_params_a_run_of_the_game_seats(capsys, tm
     assert "trials" in out and "best 1 and the start on 4 fresh games" in out
     *tables, written = out.splitlines()
     assert max(len(line) for line in tables) <= 100
-    assert written == (f"parameters written to {best} "
-                       "(a shake-that-city player entry takes its strategy and params)")
+    assert written == f"parameters written to {best}"
     document = yaml.safe_load(best.read_text())
     assert document["strategy"] == "greedy" and document["tuning"]["game"] == "shake-that-city"
     assert set(document["params"]) == set(GreedyStrategy.defaults)
@@ -43,8 +43,7 @@ def test_tune_prints_trials_and_writes_params_a_run_of_the_game_seats(capsys, tm
     assert document["params"]["bonus"] == GreedyStrategy.defaults["bonus"]
 
     raw = yaml.safe_load(STC.read_text())
-    raw["players"] = [{"name": "tuned", "strategy": document["strategy"], "params": document["params"]},
-                      "random"]
+    raw["players"] = [{"name": "tuned", "params_file": best.name}, "random"]  # relative to the config
     config = tmp_path / "tuned.yaml"
     config.write_text(yaml.safe_dump(raw))
     assert load_config(config).players[0].strategy == GameStrategy("greedy", document["params"])
@@ -92,3 +91,26 @@ def test_the_same_seed_gives_the_same_tune_for_one_and_two_workers():
     pd.testing.assert_frame_equal(one.trials, two.trials)
     pd.testing.assert_frame_equal(one.finalists, two.finalists)
     assert one.best == two.best
+
+
+def test_a_params_file_in_a_shake_that_city_config(tmp_path):
+    """The file's strategy and params seat the player; the entry's own params win;
+    a file of another strategy or a missing file is one ConfigError line."""
+    (tmp_path / "best.yaml").write_text(yaml.safe_dump(
+        {"strategy": "greedy", "params": {"open": 0.25, "space": 0.1}, "tuning": {"game": "shake-that-city"}}))
+    raw = yaml.safe_load(STC.read_text())
+
+    def players(*entries):
+        config = tmp_path / "c.yaml"
+        config.write_text(yaml.safe_dump({**raw, "players": list(entries)}))
+        return load_config(config).players
+
+    seated = players({"params_file": "best.yaml", "params": {"space": 0.0}}, "random")
+    assert seated[0].strategy == GameStrategy("greedy", {"open": 0.25, "space": 0.0})
+    assert seated[0].name == "greedy"
+    for entry, problem in [({"strategy": "random", "params_file": "best.yaml"}, "holds parameters of 'greedy', "
+                                                                               "not of 'random'"),
+                           ({"params_file": "nowhere.yaml"}, "nowhere.yaml: file not found")]:
+        with pytest.raises(ConfigError) as caught:
+            players(entry, "random")
+        assert "players[0].params_file" in str(caught.value) and problem in str(caught.value)

@@ -306,7 +306,7 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
         chosen: dict[str, Any] = {"variant": variant, "plans": plans}
     else:
         from .games.config import parse_game
-        players, params = parse_game(game, raw, where)
+        players, params = parse_game(game, raw, where, base_dir)
         chosen = {"game": game, "game_params": params}
     return RunSpec(
         name=name,
@@ -516,11 +516,12 @@ def _other_game_hint(ref: str) -> str | None:
     return other_game_of(ref, WELCOME_TO)
 
 
-def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
-    """The player entry with the strategy and parameters of its `params_file`
-    (a YAML file with `strategy` and `params`, as `wtsim tune` writes it);
-    the entry's own `params` override the file's."""
-    raw_path = entry["params_file"]
+def read_params_file(raw_path: Any, where: str, at: str,
+                     base_dir: str | os.PathLike | None) -> tuple[str, Any, dict]:
+    """A player's `params_file` (a YAML file with `strategy`, `params` and
+    `tuning`, as `wtsim tune` writes it, for any game): where it is (for
+    messages), the strategy it names (or None) and its parameters. A message
+    never quotes the file's values (a params_file may hold secrets)."""
     if not isinstance(raw_path, str) or not raw_path:
         raise ConfigError(f"{where}: {at}.params_file: must be a file path")
     path = Path(raw_path)
@@ -545,7 +546,14 @@ def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathL
     file_params = loaded.get("params") or {}
     if not isinstance(file_params, dict):
         raise ConfigError(f"{here}: params: must be a mapping")
-    ref, file_ref = entry.get("strategy"), loaded.get("strategy")
+    return here, loaded.get("strategy"), file_params
+
+
+def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
+    """The player entry with the strategy and parameters of its `params_file`;
+    the entry's own `params` override the file's."""
+    here, file_ref, file_params = read_params_file(entry["params_file"], where, at, base_dir)
+    ref = entry.get("strategy")
     if file_ref is not None:
         _check_file_strategy(file_ref, here)
     if ref is not None and file_ref is not None and ref != file_ref:

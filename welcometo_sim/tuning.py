@@ -477,7 +477,7 @@ def _plain(value: Any) -> Any:
 
 def best_document(result: TuneResult, config: str) -> dict[str, Any]:
     """The YAML written by `wtsim tune`: `strategy` and `params` (what a config's
-    player entry takes, directly or, for Welcome To, through `params_file`), and
+    player entry takes, directly or through `params_file`), and
     a `tuning` block saying how they were found (and, for another game, which)."""
     settings = result.settings
     mean, low, high = paired_bootstrap_ci(result.best.fresh, seed=BOOTSTRAP_SEED)

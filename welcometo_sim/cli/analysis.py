@@ -23,7 +23,7 @@ from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
-from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, load_config
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
@@ -310,8 +310,8 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     seats rotated; a cross-entropy search draws each generation around the
     best trials so far. The --top best are replayed on fresh games and the
     best there is written as YAML that a config's player entry can use
-    through `params_file:` (another game's entry takes its strategy and
-    params). The --config's game says whose strategies are named.
+    through `params_file:`. The --config's game says whose strategies are
+    named.
 
     \b
     Examples:
@@ -344,7 +344,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
         path.write_text(yaml.safe_dump(tuned.best, sort_keys=False), encoding="utf-8")
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
-    click.echo(f"parameters written to {path}{_tune_usage(result.game)}", err=as_json)
+    click.echo(f"parameters written to {path}", err=as_json)
 
 
 @click.command(name="balance")
@@ -429,13 +429,6 @@ def _write_balanced(path: Path, document: dict, quiet_stdout: bool = False) -> N
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
     click.echo(f"balanced config written to {path}", err=quiet_stdout)
-
-
-def _tune_usage(game: str) -> str:
-    """How a config of another game uses the written file (params_file is Welcome To's)."""
-    if game == WELCOME_TO:
-        return ""
-    return f" (a {game} player entry takes its strategy and params)"
 
 
 def _default_tune_path(name: str) -> Path:

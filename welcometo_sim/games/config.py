@@ -14,7 +14,7 @@ from typing import Any
 from . import GAMES, load_game
 
 WELCOME_TO = "welcome-to"
-PLAYER_KEYS = {"strategy", "name", "params"}
+PLAYER_KEYS = {"strategy", "name", "params", "params_file"}
 GAME_KEYS = {"variant", "overrides"}
 
 
@@ -41,8 +41,9 @@ def _fail(message: str) -> Exception:
     return ConfigError(message)
 
 
-def parse_game(game: str, raw: dict, where: str) -> tuple[tuple, dict]:
-    """The players and the checked `{variant, overrides}` of a config of `game`."""
+def parse_game(game: str, raw: dict, where: str, base_dir: Any = None) -> tuple[tuple, dict]:
+    """The players and the checked `{variant, overrides}` of a config of `game`
+    (relative `params_file` paths are read from `base_dir`)."""
     if raw.get("move_timeout") is not None:
         raise _fail(f"{where}: move_timeout: limits Welcome To strategies only (not {game}'s)")
     entries = raw.get("players")
@@ -58,7 +59,7 @@ def parse_game(game: str, raw: dict, where: str) -> tuple[tuple, dict]:
         loaded = _loaded(game, params, len(entries), where, key)
     if not params:
         loaded = _loaded(game, params, len(entries), where, "players")
-    return game_players(game, entries, where, loaded.strategies), params
+    return game_players(game, entries, where, loaded.strategies, base_dir), params
 
 
 def _loaded(game: str, params: dict, n_players: int, where: str, key: str):
@@ -72,7 +73,8 @@ def _loaded(game: str, params: dict, n_players: int, where: str, key: str):
         raise _fail(f"{where}: {key}: cannot read a value ({type(exc).__name__})") from None
 
 
-def game_players(game: str, entries: list, where: str, registry: dict | None = None) -> tuple:
+def game_players(game: str, entries: list, where: str, registry: dict | None = None,
+                 base_dir: Any = None) -> tuple:
     """PlayerConfigs of `game` from config entries or command-line names, resolved
     in that game's strategy registry."""
     from ..config import PlayerConfig, _unique
@@ -82,20 +84,22 @@ def game_players(game: str, entries: list, where: str, registry: dict | None = N
         registry = import_module(GAMES[game]).STRATEGIES
     players, taken = [], set()
     for index, entry in enumerate(entries):
-        strategy, name = _player(entry, registry, game, where, f"players[{index}]")
+        strategy, name = _player(entry, registry, game, where, f"players[{index}]", base_dir)
         players.append(PlayerConfig(_unique(name, taken), strategy))
     return tuple(players)
 
 
-def _player(entry: Any, registry: dict, game: str, where: str, at: str) -> tuple[GameStrategy, str]:
+def _player(entry: Any, registry: dict, game: str, where: str, at: str,
+            base_dir: Any = None) -> tuple[GameStrategy, str]:
     if isinstance(entry, str):
         entry = {"strategy": entry}
     if not isinstance(entry, dict):
         raise _fail(f"{where}: {at}: must be a strategy name or a mapping")
     for key in entry:
         if key not in PLAYER_KEYS:
-            extra = " (params_file is for Welcome To strategies)" if key == "params_file" else ""
-            raise _fail(f"{where}: {at}.{key}: unknown key (known: {', '.join(sorted(PLAYER_KEYS))}){extra}")
+            raise _fail(f"{where}: {at}.{key}: unknown key (known: {', '.join(sorted(PLAYER_KEYS))})")
+    if "params_file" in entry:
+        entry = _with_params_file(entry, game, where, at, base_dir)
     ref = entry.get("strategy")
     if not isinstance(ref, str) or not ref:
         raise _fail(f"{where}: {at}.strategy: missing or not a string")
@@ -117,6 +121,27 @@ def _player(entry: Any, registry: dict, game: str, where: str, at: str) -> tuple
     if not isinstance(name, str):
         raise _fail(f"{where}: {at}.name: must be a string")
     return GameStrategy(ref, dict(params)), name
+
+
+def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any) -> dict:
+    """The player entry with the strategy and parameters of its `params_file`
+    (as `wtsim tune` writes it for this game); the entry's own `params`
+    override the file's."""
+    from ..config import read_params_file
+
+    here, file_ref, file_params = read_params_file(entry["params_file"], where, at, base_dir)
+    if file_ref is not None and not isinstance(file_ref, str):
+        raise _fail(f"{here}: strategy: must be a strategy name")
+    ref = entry.get("strategy")
+    if ref is not None and file_ref is not None and ref != file_ref:
+        raise _fail(f"{here} holds parameters of {file_ref!r}, not of {ref!r}")
+    own_params = entry.get("params") or {}
+    if not isinstance(own_params, dict):
+        raise _fail(f"{where}: {at}.params: must be a mapping")
+    merged = {k: v for k, v in entry.items() if k != "params_file"}
+    merged["strategy"] = ref if ref is not None else file_ref
+    merged["params"] = {**file_params, **own_params}
+    return merged
 
 
 def _inline(ref: str, where: str, at: str) -> tuple[str, dict]:
