@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
-from .common import MAX_TEXT_WIDTH, one_line
+from .common import MAX_TEXT_WIDTH, fail, one_line
 
 
 @click.command()
@@ -42,16 +42,23 @@ def strategies(as_json: bool) -> None:
 
 @click.command()
 @click.argument("document", type=click.Choice(["record", "table"]))
-def schema(document: str) -> None:
+@click.option("--game", default="welcome-to", show_default=True, metavar="GAME",
+              help="Whose formats: welcome-to or shake-that-city.")
+def schema(document: str, game: str) -> None:
     """Print the format of game records or of the result table, as JSON.
 
     `record`: the JSON Schema (draft 2020-12) of one line of records.jsonl.
     `table`: the result table's columns in order with their pandas dtypes.
-    Both carry their format version (docs/RECORDS.md).
+    Both carry their format version (docs/RECORDS.md). Shake That City's
+    records and tables differ from Welcome To's: pick them with --game.
     """
-    from ..schemas import record_schema, table_schema
+    from ..schemas import UnknownSchemaGame, record_schema, table_schema
 
-    click.echo(json.dumps(record_schema() if document == "record" else table_schema(), indent=2))
+    try:
+        document_json = record_schema(game) if document == "record" else table_schema(game)
+    except UnknownSchemaGame as exc:
+        fail(one_line(str(exc)))
+    click.echo(json.dumps(document_json, indent=2))
 
 
 def strategy_entries() -> dict[str, dict[str, Any]]:
