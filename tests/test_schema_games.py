@@ -19,6 +19,7 @@ import yaml
 
 from helpers import user_error, wtsim
 from welcometo_sim.api import execute
+from welcometo_sim.cli.info import complete_schema_game
 from welcometo_sim.config import parse_config
 from welcometo_sim.games.shake_that_city.game import GAME_NAME, RECORD_VERSION
 from welcometo_sim.schemas import (SCHEMA_GAMES, TABLE_FORMATS, UnknownSchemaGame, record_schema,
@@ -202,3 +203,9 @@ def test_wtsim_schema_prints_the_games_documents(capsys, document):
 def test_wtsim_schema_of_an_unknown_game_is_one_line(capsys):
     line = user_error(["schema", "record", "--game", "monopoly"], capsys)
     assert line == "wtsim: error: no schema for game 'monopoly' (known: welcome-to, shake-that-city)"
+
+
+def test_the_shell_completes_the_games_with_a_schema():
+    assert [item.value for item in complete_schema_game("")] == list(SCHEMA_GAMES)
+    assert [item.value for item in complete_schema_game("sh")] == [GAME_NAME]
+    assert complete_schema_game("x") == []

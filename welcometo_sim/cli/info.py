@@ -10,6 +10,7 @@ import textwrap
 from typing import Any
 
 import click
+from click.shell_completion import CompletionItem
 
 from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
 from .common import MAX_TEXT_WIDTH, fail, one_line
@@ -43,6 +44,7 @@ def strategies(as_json: bool) -> None:
 @click.command()
 @click.argument("document", type=click.Choice(["record", "table"]))
 @click.option("--game", default="welcome-to", show_default=True, metavar="GAME",
+              shell_complete=lambda ctx, param, incomplete: complete_schema_game(incomplete),
               help="Whose formats: welcome-to or shake-that-city.")
 def schema(document: str, game: str) -> None:
     """Print the format of game records or of the result table, as JSON.
@@ -59,6 +61,13 @@ def schema(document: str, game: str) -> None:
     except UnknownSchemaGame as exc:
         fail(one_line(str(exc)))
     click.echo(json.dumps(document_json, indent=2))
+
+
+def complete_schema_game(incomplete: str) -> list[CompletionItem]:
+    """The games with shipped schemas whose name starts with what is typed."""
+    from ..schemas import SCHEMA_GAMES
+
+    return [CompletionItem(game) for game in SCHEMA_GAMES if game.startswith(incomplete)]
 
 
 def strategy_entries() -> dict[str, dict[str, Any]]:
