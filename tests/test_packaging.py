@@ -74,7 +74,7 @@ def test_schemas_are_package_data():
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["welcometo_sim"]
     shipped = sorted(p.relative_to(ROOT / "welcometo_sim").as_posix()
                      for p in (ROOT / "welcometo_sim" / "schemas").glob("*.json"))
-    assert shipped == ["schemas/record.schema.json"]
+    assert shipped == ["schemas/record.schema.json", "schemas/shake-that-city.record.schema.json"]
     assert all(any(fnmatch.fnmatch(path, pattern) for pattern in patterns) for path in shipped)
 
 
