@@ -559,14 +559,21 @@ def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathL
     if ref is not None and file_ref is not None and ref != file_ref:
         shown = repr(file_ref) if file_ref in builtin_strategies() else "another strategy"
         raise ConfigError(f"{here} holds parameters of {shown}, not of {ref!r}")
+    merged = entry_with_file_params(entry, file_ref, file_params, where, at)
+    if isinstance(merged["strategy"], str):
+        _check_file_params(merged["strategy"], file_params, entry.get("params") or {}, here)
+    return merged
+
+
+def entry_with_file_params(entry: dict, file_ref: Any, file_params: dict, where: str, at: str) -> dict:
+    """A player entry (of any game) with its params_file read in: the entry's
+    strategy or else the file's, and the file's params under the entry's own."""
     own_params = entry.get("params") or {}
     if not isinstance(own_params, dict):
         raise ConfigError(f"{where}: {at}.params: must be a mapping")
     merged = {k: v for k, v in entry.items() if k != "params_file"}
-    merged["strategy"] = ref if ref is not None else file_ref
+    merged["strategy"] = entry.get("strategy") if entry.get("strategy") is not None else file_ref
     merged["params"] = merge_params(file_params, own_params)
-    if isinstance(merged["strategy"], str):
-        _check_file_params(merged["strategy"], file_params, own_params, here)
     return merged
 
 

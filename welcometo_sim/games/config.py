@@ -127,7 +127,7 @@ def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any
     """The player entry with the strategy and parameters of its `params_file`
     (as `wtsim tune` writes it for this game); the entry's own `params`
     override the file's."""
-    from ..config import read_params_file
+    from ..config import entry_with_file_params, read_params_file
 
     here, file_ref, file_params = read_params_file(entry["params_file"], where, at, base_dir)
     if file_ref is not None and not isinstance(file_ref, str):
@@ -135,13 +135,7 @@ def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any
     ref = entry.get("strategy")
     if ref is not None and file_ref is not None and ref != file_ref:
         raise _fail(f"{here} holds parameters of {file_ref!r}, not of {ref!r}")
-    own_params = entry.get("params") or {}
-    if not isinstance(own_params, dict):
-        raise _fail(f"{where}: {at}.params: must be a mapping")
-    merged = {k: v for k, v in entry.items() if k != "params_file"}
-    merged["strategy"] = ref if ref is not None else file_ref
-    merged["params"] = {**file_params, **own_params}
-    return merged
+    return entry_with_file_params(entry, file_ref, file_params, where, at)
 
 
 def _inline(ref: str, where: str, at: str) -> tuple[str, dict]:
