@@ -18,12 +18,12 @@ from pettingzoo import AECEnv
 from ..rules.game import GameResult
 from ..rules.variant import Variant
 from .encoding import Decision, layout_for, waiting_observation
-from .session import GameSession
+from .session import GameSession, SessionOwner
 
 MAX_SEED = 2**32
 
 
-class WelcomeToEnv(AECEnv):
+class WelcomeToEnv(SessionOwner, AECEnv):
     """Welcome To as an AEC environment.
 
     Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``
@@ -147,17 +147,6 @@ class WelcomeToEnv(AECEnv):
             lines.append(f"{self.agent_selection} to answer a {decision.kind} step "
                          f"({len(decision.options)} legal)")
         return "\n".join(lines)
-
-    def close(self) -> None:
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 def _legal(decision: Decision, action: Any) -> bool:

@@ -105,3 +105,21 @@ class GameSession:
         if answer is _STOP:
             raise _Abort()
         return answer
+
+
+class SessionOwner:
+    """What both environments do with the game they run in `_session`: end its
+    thread on close, and on garbage collection of an environment dropped mid-game."""
+
+    _session: GameSession | None = None
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -13,10 +13,10 @@ from ..rules.game import GameResult
 from ..rules.variant import Variant
 from .aec import MAX_SEED, _legal
 from .encoding import Decision, layout_for
-from .session import GameSession
+from .session import GameSession, SessionOwner
 
 
-class SoloEnv(gym.Env):
+class SoloEnv(SessionOwner, gym.Env):
     """Solo Welcome To (`variant` must be a solo variant; default: base board).
 
     Observation ``{"observation", "action_mask"}`` and Discrete actions as in
@@ -93,14 +93,3 @@ class SoloEnv(gym.Env):
         if self.render_mode != "ansi" or self._session is None:
             return None
         return f"turn {self._session.game.turn}, score {self._score}"
-
-    def close(self) -> None:
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
