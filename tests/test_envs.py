@@ -318,22 +318,22 @@ def test_the_readme_example_trains_and_seats_a_policy(tmp_path, monkeypatch):
     assert result.turns > 1 and np.load(tmp_path / "value.npy").any()
 
 
-def test_a_game_left_unfinished_ends_its_thread():
+def test_the_environments_step_the_game_in_the_callers_thread():
+    import threading
+
+    before = threading.active_count()
     environment = env(2)
     environment.reset(seed=1)
-    thread = environment._session._thread
-    environment.reset(seed=2)  # a new game: the paused one is stopped
-    assert not thread.is_alive()
-    thread = environment._session._thread
-    environment.close()
-    assert not thread.is_alive()
+    for _ in range(20):
+        agent = environment.agent_selection
+        mask = environment.observe(agent)["action_mask"]
+        environment.step(int(np.flatnonzero(mask)[0]))
     solo = SoloEnv()
     solo.reset(seed=1)
-    thread = solo._session._thread
-    del solo
-    import gc
-    gc.collect()
-    assert not thread.is_alive()
+    assert threading.active_count() == before
+    assert environment._session.game.turn > 1  # the engine's own state, stepped
+    environment.close()
+    solo.close()
 
 
 def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkeypatch):

@@ -310,7 +310,10 @@ def test_two_claims_sharing_an_estate_are_rejected():
     game = game_with(seats, {0: estates_sheet([3, 4, 6])}, plans=plans)
     with pytest.raises(StrategyError, match="to choose_plans"):
         game.play_turn()
-    assert game.sheets[0].plan_turns[1] == 1          # the first claim went through
+    # The answer as a whole is illegal, so none of it is applied: the first claim,
+    # legal on its own, did not go through either.
+    assert game.sheets[0].plan_turns == [None, None, None]
+    assert game.sheets[0].plan_use == estates_sheet([3, 4, 6]).plan_use
 
 
 def test_effect_question_lists_the_options_and_none():

@@ -1,61 +1,34 @@
 """One game of the engine, paused at every decision.
 
-The engine's turn loop calls strategies; an environment needs the opposite
-(the agent calls `step`). A session therefore runs the unchanged
-:class:`~welcometo_sim.rules.game.Game` in a worker thread whose seats are
-:class:`_Relay` strategies: each question is handed to the caller and the
-thread waits for the answer. Only one of the two threads runs at a time,
-so a game is as deterministic as `play_game` with the same seed.
+An environment steps the game (the agent calls `step`), so a session holds
+the engine's :class:`~welcometo_sim.rules.game.GameState` and turns each of
+its decisions into the environments' :class:`~.encoding.Decision` steps: the
+same questions :class:`~.policy.DecidingStrategy` asks in an ordinary game
+(a turn's plans one claim at a time), so a session plays the game
+`play_game` plays with the same seed and answers.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from typing import Any
 
-import numpy as np
-
-from ..rules.game import Game, GameResult, Seat
-from ..rules.scoring import score_game
+from ..rules.game import CHANCE, GameResult, GameState
+from ..rules.plans import PlanClaim, apply_claim, claim_options
 from ..rules.variant import Variant
-from .encoding import Decision
-from .policy import DecidingStrategy
-
-
-class _Abort(BaseException):
-    """Ends a paused game's thread (a BaseException, so the engine's handling
-    of strategy errors does not turn it into one)."""
-
-
-_STOP = object()
-
-
-class _Relay(DecidingStrategy):
-    """A seat whose answers come from the session's caller."""
-
-    name = "env"
-
-    def __init__(self, rng: np.random.Generator, session: "GameSession") -> None:
-        super().__init__(rng)
-        self.session = session
-
-    def decide(self, decision: Decision) -> Any:
-        return self.session._wait_for_answer(decision)
+from .encoding import Decision, encode
 
 
 class GameSession:
-    """A game in a worker thread, stopped at `pending`: the Decision waiting
-    for an answer, or the GameResult once the game is over."""
+    """A game stopped at `pending`: the Decision waiting for an answer, or the
+    GameResult once the game is over. `game` is the engine's state."""
 
     def __init__(self, variant: Variant, n_players: int, seed: int) -> None:
-        self._questions: queue.Queue = queue.Queue(maxsize=1)
-        self._answers: queue.Queue = queue.Queue(maxsize=1)
-        seats = [Seat(f"player_{i}", "env", lambda rng: _Relay(rng, self)) for i in range(n_players)]
-        self.game = Game(variant, seats, seed)
+        self.game = GameState(variant, n_players, seed)
         self.solo = variant.solo
-        self._thread = threading.Thread(target=self._run, name="welcometo-game", daemon=True)
-        self._thread.start()
+        self._players = [(f"player_{i}", "env") for i in range(n_players)]
+        self._play: Any = None
+        self._chosen: list[PlanClaim] = []
+        self._plan_sheet: Any = None
         self.pending: Decision | GameResult = self._next()
 
     @property
@@ -67,44 +40,59 @@ class GameSession:
         game asks the next question or ends."""
         if self.over:
             raise RuntimeError("the game is over")
-        self._answers.put(option)
+        state = self.game
+        kind = state.decision.kind  # type: ignore[union-attr]
+        if kind == "plans":
+            self._answer_plans(option)
+        else:
+            if kind == "play":
+                self._play = option
+            elif kind == "roundabout":
+                self._play = None
+            state.apply(option)
         self.pending = self._next()
 
     def totals(self) -> list[int]:
         """Every seat's score as the sheets stand (the final scores once over)."""
         if isinstance(self.pending, GameResult):
             return [score["total"] for score in self.pending.scores]
-        game = self.game
-        return [s["total"] for s in score_game(game.sheets, solo=self.solo, bonus=game.bonus)]
+        return [score["total"] for score in self.game.scores()]
 
     def close(self) -> None:
-        """Stop a game still waiting for an answer (its thread ends)."""
-        if self._thread.is_alive() and not self.over:
-            self._answers.put(_STOP)
-            self._thread.join()
+        """Nothing runs beside the caller: kept for the environments' close()."""
 
-    # ------------------------------------------------------------ the thread
-    def _run(self) -> None:
-        try:
-            outcome: Any = self.game.play()
-        except _Abort:
-            return
-        except BaseException as exc:  # handed to the caller, raised there
-            outcome = exc
-        self._questions.put(outcome)
+    # ------------------------------------------------------------ the steps
+    def _answer_plans(self, claim: PlanClaim | None) -> None:
+        """One claim of the turn's plans (None: no more); the turn's claims go to
+        the game when the seat stops or nothing more can be claimed."""
+        if claim is not None:
+            self._chosen.append(claim)
+            view = self.game.decision.view  # type: ignore[union-attr]
+            apply_claim(self._plan_sheet, view.plans, claim, view.turn)
+            if claim_options(self._plan_sheet, view.plans):
+                return
+        chosen, self._chosen, self._plan_sheet, self._play = self._chosen, [], None, None
+        self.game.apply(chosen)
 
     def _next(self) -> Decision | GameResult:
-        item = self._questions.get()
-        if isinstance(item, BaseException):
-            raise item
-        return item
-
-    def _wait_for_answer(self, decision: Decision) -> Any:
-        self._questions.put(decision)
-        answer = self._answers.get()
-        if answer is _STOP:
-            raise _Abort()
-        return answer
+        state = self.game
+        while state.decision is not None and state.decision.seat == CHANCE:
+            state.apply(None)
+        pending = state.decision
+        if pending is None:
+            return state.result(self._players)
+        kind, view = pending.kind, pending.view
+        if kind == "plans":
+            if self._plan_sheet is None:
+                self._plan_sheet = view.sheet.copy()
+            options = pending.options if not self._chosen else claim_options(self._plan_sheet, view.plans)
+            decision = Decision("plans", view, [*options, None], self._plan_sheet,
+                                claimed=tuple(c.deck for c in self._chosen))
+        elif kind == "effect":
+            decision = Decision("effect", view, pending.options[:], view.sheet, play=self._play)
+        else:
+            decision = Decision(kind, view, pending.options[:], view.sheet)
+        return encode(decision)
 
 
 class SessionOwner:

@@ -17,8 +17,9 @@ GAMES: dict[str, str] = {
     "welcome-to": "welcometo_sim.games.welcome_to",
     "shake-that-city": "welcometo_sim.games.shake_that_city",
 }
-"""Game name -> module; the module provides `load_rules`, `play_game`, `replay`, `render`,
-`RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES` and `STRATEGIES`."""
+"""Game name -> module; the module provides `load_rules`, `new_state`, `play_game`, `replay`,
+`render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES` and `ENVIRONMENT`
+(``module:Class`` of its PettingZoo AEC environment)."""
 
 
 class UnknownGame(ValueError):
@@ -38,6 +39,12 @@ class Game:
     _play: Callable
     _replay: Callable
     _render: Callable
+    _new_state: Callable
+
+    def new_state(self, n_players: int, seed: int):
+        """A game at its start, to step through the contract of
+        :mod:`welcometo_sim.games.contract` (chance comes from `seed`)."""
+        return self._new_state(self.rules, n_players, seed)
 
     def play(self, seats: Sequence[Any], seed: int):
         """One game: a result (rows, record, ...) from seat strategies and a seed."""
@@ -57,12 +64,17 @@ def register_game(name: str, module: str) -> None:
     GAMES[name] = module
 
 
-def load_game(name: str, params: Mapping | None = None, n_players: int | None = None) -> Game:
-    """The game called `name` with `params` checked (for `n_players` seats, if given)."""
+def game_module(name: str) -> Any:
+    """The module of the game called `name` (UnknownGame when there is none)."""
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    module = import_module(GAMES[name])
+    return import_module(GAMES[name])
+
+
+def load_game(name: str, params: Mapping | None = None, n_players: int | None = None) -> Game:
+    """The game called `name` with `params` checked (for `n_players` seats, if given)."""
+    module = game_module(name)
     rules = module.load_rules(params, n_players)
     return Game(name, rules, tuple(module.RESULT_COLUMNS), tuple(module.CATEGORIES),
                 dict(module.COLUMN_DTYPES), module.STRATEGIES, module.play_game, module.replay,
-                module.render)
+                module.render, module.new_state)

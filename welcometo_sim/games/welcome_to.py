@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..rules.game import Game as _Game
-from ..rules.game import Seat
+from ..rules.game import GameState, Seat
 from ..rules.replay import ReplayError, final_block, replay as _replay, verify
 from ..rules.scoring import SCORE_FIELDS
 from ..rules.sheet import render_sheet
@@ -23,6 +23,8 @@ RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
 """A result row's columns: the runner's table without the game number."""
 COLUMN_DTYPES: dict[str, str] = {c: t for c, t in column_dtypes().items() if c != "game"}
 CATEGORIES: tuple[str, ...] = tuple(SCORE_FIELDS)
+ENVIRONMENT = "welcometo_sim.envs.aec:WelcomeToEnv"
+"""The PettingZoo AEC environment (the rl extra)."""
 
 
 class Rules(NamedTuple):
@@ -90,6 +92,11 @@ def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Re
     rows = [{c: columns[c][seat] for c in RESULT_COLUMNS} for seat in range(len(players))]
     return Result(rows, {"format": result.record["format"], "game": 0,
                          **{k: v for k, v in result.record.items() if k != "format"}})
+
+
+def new_state(rules: Rules, n_players: int, seed: int) -> GameState:
+    """A game with these rules at its start, to step (see welcometo_sim.games.contract)."""
+    return GameState(rules.variant, n_players, seed, rules.plans)
 
 
 def replay(record: Mapping) -> Any:

@@ -12,6 +12,7 @@ option, never the strategy's object.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
+from ..games.contract import CHANCE
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
@@ -106,8 +108,14 @@ class GameView(PlayerView):
     sheet, made when the strategy first reads it (strategies that never look
     at their sheet cost no copy) and made again after the game changes the
     sheet. The copy shares no mutable object with the game's sheet, and its
-    `data` (like the view's `variant`) holds read-only tables, so nothing a
-    strategy does to its view reaches the game.
+    `data` (like the view's `variant`) holds read-only tables. The game's
+    own sheet is not held by the view at all (see `_SOURCES`), so nothing
+    reachable from a view refers to the game in progress.
+
+    A view answers while its game asks its seat: once the seat's decisions of
+    the turn are over, the game lets go of the view, and its sheet reads as
+    the last copy made, or raises ViewExpired if the game had changed the
+    sheet since (keep `view.sheet` itself to look at it later).
 
     The copy's `street_cache` (a scratch slot the engine never reads, where
     the evaluator keeps what it worked out about each street) goes back to
@@ -115,13 +123,17 @@ class GameView(PlayerView):
     as it was, so that the strategy's next copies start with it, as long as
     the street does not change."""
 
-    __slots__ = ("_copy", "_made", "_source", "_data")
+    __slots__ = ("_copy", "_made", "_data")
 
     @property
     def sheet(self) -> Sheet:  # type: ignore[override]
         sheet = self._copy
         if sheet is None:
-            sheet = self._copy = self._made = strategy_copy(self._source, self._data)
+            entry = _SOURCES.get(id(self))
+            if entry is None:
+                raise ViewExpired("this view's game has moved on since its sheet was last read: keep "
+                                  "view.sheet (or a copy of it) to look at the sheet after the question")
+            sheet = self._copy = self._made = strategy_copy(entry[1], self._data)
         return sheet
 
     @sheet.setter
@@ -129,18 +141,44 @@ class GameView(PlayerView):
         self._copy = value
 
 
+class ViewExpired(RuntimeError):
+    """A view's sheet read after its game let go of the view (and changed the sheet)."""
+
+
+_SOURCES: dict[int, tuple[GameView, Sheet]] = {}
+"""The game's sheet behind each view in use, by the view's id. Kept here and
+not on the view, so that nothing a strategy receives refers to the game's
+sheet (the entry holds the view too, so its id cannot be reused while it is
+here). A game releases each view when its seat's decisions are over."""
+
+MAX_SOURCES = 4096
+"""Views of games dropped mid-game (search clones, stopped games) are never
+released: past this many entries, the older half goes."""
+
+
+def release_view(view: GameView | None) -> None:
+    """The game is done with `view`: its sheet stays readable as the last copy made."""
+    if view is not None:
+        _SOURCES.pop(id(view), None)
+
+
 def game_view(seat: int, turn: int, sheet: Sheet, offers: list[Offer], next_effects: tuple[str, ...] | None,
               plans: tuple[PlanSpec, ...], plan_first_turn: tuple[int | None, ...],
               public: tuple[PublicSeat, ...], cards_left: int, variant: Variant, n_players: int,
               hand: list[tuple[int, str]] | None = None) -> GameView:
     """A strategy's view of `sheet`: `variant` is the strategy's read-only copy
-    (`sealed_variant`); the sheet is copied on first read, and again on the
-    first read after the game sets `_copy` to None (it changed the sheet)."""
+    (`sealed_variant`) and `plans` the strategy's own plan cards; the sheet is
+    copied on first read, and again on the first read after the game sets
+    `_copy` to None (it changed the sheet)."""
     view = _new_view(GameView)
     view.seat, view.turn, view.offers, view.next_effects = seat, turn, offers, next_effects
     view.plans, view.plan_first_turn, view.public, view.cards_left = plans, plan_first_turn, public, cards_left
     view.variant, view.n_players, view.hand = variant, n_players, hand
-    view._copy, view._made, view._source, view._data = None, None, sheet, variant.data
+    view._copy, view._made, view._data = None, None, variant.data
+    if len(_SOURCES) >= MAX_SOURCES:
+        for key in list(islice(_SOURCES, MAX_SOURCES // 2)):
+            del _SOURCES[key]
+    _SOURCES[id(view)] = (view, sheet)
     return view
 
 
@@ -151,8 +189,12 @@ def keep_notes(view: GameView) -> None:
     copy = view._made
     if copy is None or copy is not view._copy:
         return
+    entry = _SOURCES.get(id(view))
+    if entry is None:
+        return
+    source = entry[1]
     try:  # the strategy may have put anything in its copy: then it keeps no notes
-        notes, kept, source = copy.street_cache, view._source.street_cache, view._source
+        notes, kept = copy.street_cache, source.street_cache
         for street in range(len(kept)):
             facts = notes[street]
             if facts is not None and kept[street] is None \
@@ -189,8 +231,9 @@ def strategy_copy(sheet: Sheet, data: GameData) -> Sheet:
 
 
 def read_only(value: Any) -> Any:
-    """`value` with every dict a read-only mapping and every list a tuple, down
-    to the leaves; the very object when nothing in it can be changed."""
+    """`value` with every dict a read-only mapping, every list a tuple and every
+    dataclass record a copy, down to the leaves; the very object when nothing
+    in it can be changed."""
     if isinstance(value, dict):
         return MappingProxyType({key: read_only(item) for key, item in value.items()})
     if isinstance(value, list):
@@ -200,6 +243,8 @@ def read_only(value: Any) -> Any:
         if all(a is b for a, b in zip(items, value)):
             return value
         return tuple(items)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return copy.copy(value)  # a frozen record (a plan card) the strategies get their own of
     return value
 
 
@@ -399,41 +444,181 @@ def claim_to_record(claim: PlanClaim) -> dict:
     return {"deck": claim.deck, "estates": estates}
 
 
-class Game:
-    """One game in progress. Use :func:`play_game` unless you need the steps."""
+HOOKS: dict[str, str] = {
+    "roundabout": "choose_roundabout", "play": "choose_play", "effect": "choose_effect",
+    "pass": "choose_pass", "plans": "choose_plans", "reshuffle": "choose_reshuffle",
+}
+"""Decision kind -> the strategy hook that answers it."""
 
-    def __init__(self, variant: Variant, seats: Sequence[Seat], seed: int,
-                 plan_ids: Sequence[str | None] = (None, None, None), record: bool = False) -> None:
-        variant.check(len(seats))
+
+class Decision(NamedTuple):
+    """The question a game in progress waits on: which seat decides, what kind of
+    decision it is (a key of `HOOKS`), the game's own options, and the view the
+    seat decides from.
+
+    A "deal" decision (seat `CHANCE`, no options, no view) starts a turn: the
+    game reveals the turn's cards from its own deck when it is applied
+    (`apply(None)`); a driver applies it at once, a search may first replace
+    the hidden deck order (see `GameState.clone`). The seats' `options` are
+    the game's objects: pass one of them (or a value equal to one,
+    of the same type) to :meth:`GameState.apply`. For "plans" the options are
+    the claims the seat may make now and the answer is a list of them (any
+    subset, at most one per plan; None or [] claims nothing); for "reshuffle"
+    the options are [False, True]."""
+
+    seat: int
+    kind: str
+    options: list
+    view: Any
+
+
+class IllegalAnswer(ValueError):
+    """An answer that is not one of the pending decision's options: `hook`
+    names the strategy hook, the message says what was answered."""
+
+    def __init__(self, hook: str, problem: str) -> None:
+        super().__init__(problem)
+        self.hook = hook
+
+
+_DEAL = Decision(CHANCE, "deal", [], None)
+
+
+_ACTION_TEMPLATE = {
+    "seat": 0, "roundabout": None, "refusal": False, "number_from": None,
+    "effect_from": None, "written": None, "truck": None, "effect": None,
+    "plans": [], "reshuffle": False,
+}
+
+
+class GameState:
+    """A Welcome To game in progress, stepped one decision at a time.
+
+    Seats decide in turn order within a turn, each against the same public
+    state (the offers, every seat's public summary at the start of the turn):
+    nothing of another seat's answer is visible until the turn ends, so the
+    game's simultaneous turns are played as a sequence of private decisions.
+    Chance (the deck, the reshuffles) is resolved by the game's own generator,
+    drawn from the game seed, when the game reaches it: the same seed and the
+    same answers give the same game.
+
+    `decision` is the pending :class:`Decision` (None once the game is over);
+    `apply(answer)` answers it and runs the game to the next decision;
+    `clone()` gives an independent copy to search from; `result()` gives the
+    final scores and the record."""
+
+    def __init__(self, variant: Variant, n_players: int, seed: int,
+                 plan_ids: Sequence[str | None] = (None, None, None), record: bool = False,
+                 rng: np.random.Generator | None = None) -> None:
+        variant.check(n_players)
         self.variant = variant
         self.board = variant.rules
-        self.seats = list(seats)
+        self.n_players = n_players
         self.seed = int(seed)
-        self.rng, seat_rngs = seat_generators(self.seed, len(seats))
+        self.rng = seat_generators(self.seed, 0)[0] if rng is None else rng
         self.plans = draw_plans(variant, self.rng, plan_ids)
-        self.strategies = [seat.factory(rng) for seat, rng in zip(self.seats, seat_rngs)]
-        self.sheets = [Sheet(variant.data, self.board.new_state(variant.data)) for _ in self.seats]
-        self.deck = card_source(variant, self.rng, len(self.seats))
+        self.sheets = [Sheet(variant.data, self.board.new_state(variant.data)) for _ in range(n_players)]
+        self.deck = card_source(variant, self.rng, n_players)
         self.turn = 0
         self.first_turn: list[int | None] = [None, None, None]
         self.race: list[int | None] = [None] * len(variant.data.street_houses)
         self.reshuffle_pending = False
         self.turn_records: list[dict] | None = [] if record else None
+        self.end: list[str] = []
+        self.decision: Decision | None = None
         # Estate plans without filters can only become claimable when a sheet's
         # unused estates change; the sheet makes a new list whenever they do.
         self._plans_use_only_estates = all(p.kind == "estates" and not p.estate_filter for p in self.plans)
-        self._unused_without_claims: list[list | None] = [None] * len(self.seats)
+        self._unused_without_claims: list[list | None] = [None] * n_players
         self._view_variant = sealed_variant(variant)
+        # Every seat's strategy gets plan cards of its own.
+        self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(n_players)]
+        self._view: GameView | None = None
+        self._actions: list[dict] = []
+        self._action: dict = {}
+        self._reshufflers: list[int] = []
+        self.decision = _DEAL
 
-    # ------------------------------------------------------------------ driving
-    def play(self) -> GameResult:
-        reasons: list[str] = []
-        while not reasons:
-            reasons = self.play_turn()
-        return self.result(reasons)
+    # ------------------------------------------------------------- the contract
+    @property
+    def is_over(self) -> bool:
+        return self.decision is None
 
-    def play_turn(self) -> list[str]:
-        """Play one turn for everybody; returns the end reasons (empty: go on)."""
+    def apply(self, answer: Any) -> None:
+        """Answer the pending decision and play on to the next one; IllegalAnswer
+        (the game unchanged) when the answer is not one of its options."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalAnswer("apply", "the game is over")
+        kind = decision.kind
+        if kind == "deal":
+            self._begin_turn()
+            return
+        if kind == "plans":
+            self._apply_claims(self._checked_claims(self._claims(answer)))
+            return
+        if kind == "reshuffle":
+            if type(answer) is not bool and type(answer) is not np.bool_:
+                raise IllegalAnswer("choose_reshuffle", f"answered an illegal {shown(answer)} to choose_reshuffle")
+            self._apply_reshuffle(bool(answer))
+            return
+        options = decision.options
+        index = match_option(answer, options)
+        if index < 0:
+            hook = HOOKS[kind]
+            raise IllegalAnswer(hook, f"answered an illegal {shown(answer)} to {hook}")
+        option = options[index]
+        if kind == "play":
+            self._after_play(option)
+        elif kind == "effect":
+            self._apply_effect(option)
+        elif kind == "roundabout":
+            self._apply_roundabout(option)
+        else:
+            self._after_pass(option)
+
+    def view(self, seat: int) -> GameView:
+        """What `seat` may see now: the pending decision's view when it is that
+        seat's, else a view of the seat's sheet as the turn stands."""
+        decision = self.decision
+        if decision is not None and decision.seat == seat:
+            return decision.view
+        playing = decision is not None and decision.kind != "deal"
+        return self._new_view(seat, self.deck.offers(seat)[:] if playing else [])
+
+    def clone(self) -> "GameState":
+        """An independent copy: the same position, the same future chance (the
+        game's generator is copied too), sharing nothing that either changes."""
+        twin = object.__new__(GameState)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = copy.deepcopy(self.rng)
+        twin.sheets = [sheet.copy() for sheet in self.sheets]
+        twin.deck = _cloned_deck(self.deck, twin.rng)
+        twin.first_turn, twin.race, twin.end = self.first_turn[:], self.race[:], self.end[:]
+        twin.turn_records = copy.deepcopy(self.turn_records)
+        twin._unused_without_claims = [None] * self.n_players
+        twin._actions, twin._action, twin._events, twin._deal_record = copy.deepcopy(
+            (self._actions, self._action, getattr(self, "_events", None), getattr(self, "_deal_record", None)))
+        twin._reshufflers = self._reshufflers[:]
+        if "_seat" in self.__dict__:
+            twin._sheet = twin.sheets[self._seat]
+        twin._view = None
+        if self.decision is not None and self.decision.kind != "deal":
+            seat = self.decision.seat
+            view = self.decision.view
+            twin_view = game_view(seat, view.turn, twin.sheets[seat], view.offers[:], view.next_effects,
+                                  view.plans, view.plan_first_turn, view.public, view.cards_left,
+                                  view.variant, view.n_players, view.hand)
+            twin.decision = self.decision._replace(options=self.decision.options[:], view=twin_view)
+            twin._view = twin_view
+        return twin
+
+    def scores(self) -> list[dict[str, int]]:
+        """Every seat's score by category as the sheets stand (final once over)."""
+        return score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
+
+    # ------------------------------------------------------------------ a turn
+    def _begin_turn(self) -> None:
         self.turn += 1
         if self.reshuffle_pending:
             self.deck.reshuffle_all()
@@ -443,163 +628,117 @@ class Game:
             events = self.deck.begin_turn()
         if "solo-card" in events:
             solo_card_came_up(self.first_turn, self.turn)
-        next_effects = self.deck.next_effects()
-        public = tuple([public_seat(s) for s in self.sheets])
-        plan_status = tuple(self.first_turn)
-        cards_left = self.deck.cards_left()
-        actions = []
-        claimed = False
-        for seat, sheet in enumerate(self.sheets):
-            offers = self.deck.offers(seat)
-            view = game_view(seat, self.turn, sheet, offers[:], next_effects, self.plans, plan_status,
-                             public, cards_left, self._view_variant, len(self.sheets), self.deck.hand(seat))
-            action = self._seat_turn(seat, sheet, offers, view)
-            actions.append(action)
-            claimed = claimed or bool(action["plans"])
-        record = self.deck.record() if self.turn_records is not None else None
-        if self.deck.passes_cards:
-            self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
-        else:
-            self.deck.end_turn(())
-        first_plan_this_turn = claimed and plan_status.count(None) == len(plan_status)
-        if claimed:  # plans only need settling in the turns someone completes one
-            settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
-        self.board.settle(self.sheets, self.race, self.turn)
-        if first_plan_this_turn and not self.variant.solo:
-            self._offer_reshuffle(actions)
-        if self.turn_records is not None:
-            self.turn_records.append({"turn": self.turn, "events": events, **record, "actions": actions})
-        return end_reasons(self.sheets, self.deck.exhausted())
+        self._events = events
+        self._next_effects = self.deck.next_effects()
+        self._public = tuple([public_seat(s) for s in self.sheets])
+        self._plan_status = tuple(self.first_turn)
+        self._cards_left = self.deck.cards_left()
+        self._actions: list[dict] = []
+        self._claimed = False
+        self._reshufflers: list[int] = []
+        self._begin_seat(0)
 
-    # --------------------------------------------------------------- one seat
-    move_timeout: float | None = None
-    """Seconds one strategy call may take (None: no limit). Checked after the call
-    returns, so it reports slow strategies but cannot stop one that never returns."""
+    def _new_view(self, seat: int, offers: list[Offer]) -> GameView:
+        return game_view(seat, self.turn, self.sheets[seat], offers, self._next_effects, self._view_plans[seat],
+                         self._plan_status, self._public, self._cards_left, self._view_variant,
+                         self.n_players, self.deck.hand(seat))
 
-    def _ask(self, seat: int, hook: str, *args: Any) -> Any:
-        if self.move_timeout is not None:
-            return self._ask_timed(seat, hook, *args)
-        try:
-            return getattr(self.strategies[seat], hook)(*args)
-        except Exception as exc:  # a user strategy may raise anything
-            raise self._raised(seat, hook, exc) from exc
-
-    def _ask_timed(self, seat: int, hook: str, *args: Any) -> Any:
-        """`_ask` under a `move_timeout` (the clock is read only when one is set)."""
-        started = time.perf_counter()
-        try:
-            answer = getattr(self.strategies[seat], hook)(*args)
-        except Exception as exc:
-            raise self._raised(seat, hook, exc) from exc
-        elapsed = time.perf_counter() - started
-        if elapsed > self.move_timeout:  # type: ignore[operator]
-            raise StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                                f"exceeded move_timeout ({elapsed:.3g} s > {self.move_timeout:g} s) "
-                                f"in {hook}")
-        return answer
-
-    def _raised(self, seat: int, hook: str, exc: Exception) -> StrategyError:
-        return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                             f"raised {type(exc).__name__}: {_shown_error(exc)} in {hook}")
-
-    def _illegal(self, seat: int, hook: str, answer: Any, why: str = "") -> StrategyError:
-        return StrategyError(self.seats[seat].strategy, seat, self.seed, self.turn,
-                             f"answered an illegal {shown(answer)} to {hook}{why}")
-
-    def _choose(self, seat: int, hook: str, view: PlayerView, options: list) -> Any:
-        """Ask a hook to pick from `options` (the strategy gets a copy of the
-        list); returns the game's own option that the answer names."""
-        answer = self._ask(seat, hook, view, options[:])
-        if view._made is not None:
-            keep_notes(view)
-        index = match_option(answer, options)
-        if index < 0:
-            raise self._illegal(seat, hook, answer)
-        return options[index]
-
-    def _seat_turn(self, seat: int, sheet: Sheet, offers: list[Offer], view: PlayerView) -> dict:
-        """One seat's turn on the game's own `sheet` and `offers` (the view
-        holds the strategy's copies)."""
-        action: dict[str, Any] = {
-            "seat": seat, "roundabout": None, "refusal": False, "number_from": None,
-            "effect_from": None, "written": None, "truck": None, "effect": None,
-            "plans": [], "reshuffle": False,
-        }
+    def _begin_seat(self, seat: int) -> None:
+        self._seat = seat
+        sheet = self._sheet = self.sheets[seat]
+        self._offers = offers = self.deck.offers(seat)
+        release_view(self._view)
+        self._view = self._new_view(seat, offers[:])
+        action = self._action = dict(_ACTION_TEMPLATE)
+        action["seat"], action["plans"] = seat, []
+        self._play_made: Play | None = None
         if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
-            self._roundabout(seat, sheet, view, action)
-        plays: list[Play | None] = legal_plays(sheet, offers)  # type: ignore[assignment]
-        play = None
+            self._ask("roundabout", [*sheet.roundabout_options(), None])
+        else:
+            self._to_play()
+
+    def _ask(self, kind: str, options: list) -> None:
+        self.decision = Decision(self._seat, kind, options, self._view)
+
+    def _apply_roundabout(self, choice: tuple[int, int] | None) -> None:
+        if choice is not None:
+            self._sheet.build_roundabout(*choice)
+            self._view._copy = None
+            self._action["roundabout"] = {"street": choice[0], "house": choice[1]}
+        self._to_play()
+
+    def _to_play(self) -> None:
+        plays: list[Play | None] = legal_plays(self._sheet, self._offers)  # type: ignore[assignment]
         if plays:
             if not must_play(plays):  # type: ignore[arg-type]
                 plays.append(None)
-            play = self._choose(seat, "choose_play", view, plays)
+            self._ask("play", plays)
+        else:
+            self._after_play(None)
+
+    def _after_play(self, play: Play | None) -> None:
+        sheet, action = self._sheet, self._action
+        self._play_made = play
         if play is None:
             sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
-            view._copy = None
+            self._view._copy = None
             action["refusal"] = True
-        else:
-            self._play(seat, sheet, offers, view, play, action)
-        if self.variant.expert:
-            action["passed"] = self._passed_card(seat, offers, view, play)
-        self._claim_plans(seat, sheet, view, action)
-        return action
-
-    def _roundabout(self, seat: int, sheet: Sheet, view: PlayerView, action: dict) -> None:
-        options: list[tuple[int, int] | None] = [*sheet.roundabout_options(), None]
-        choice = self._choose(seat, "choose_roundabout", view, options)
-        if choice is not None:
-            sheet.build_roundabout(*choice)
-            view._copy = None
-            action["roundabout"] = {"street": choice[0], "house": choice[1]}
-
-    def _passed_card(self, seat: int, offers: list[Offer], view: PlayerView, play: Play | None) -> int:
-        """Expert: the hand card passed on: the unused one, or the strategy's pick on a refusal."""
-        if play is not None:
-            offer = offers[play.offer]
-            return 3 - offer.number_from - offer.effect_from
-        return self._choose(seat, "choose_pass", view, [0, 1, 2])
-
-    def _play(self, seat: int, sheet: Sheet, offers: list[Offer], view: PlayerView, play: Play,
-              action: dict) -> None:
-        offer = offers[play.offer]
+            self._to_pass()
+            return
+        offer = self._offers[play.offer]
         apply_play(sheet, play, self.turn)
-        view._copy = None
+        self._view._copy = None
         action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
         action["written"] = {"street": play.street, "house": play.house, "number": play.number}
         action["truck"] = play.truck
         if play.temp:
             action["effect"] = {"kind": TEMP}
+            self._to_pass()
             return
         options: list[Effect | None] = effect_options(sheet, offer, play)  # type: ignore[assignment]
         if not options:
+            self._to_pass()
             return
         options.append(None)
-        effect = self._choose(seat, "choose_effect", view, options)
-        if effect is not None:
-            apply_effect(sheet, effect)
-            view._copy = None
-            action["effect"] = effect.to_record()
+        self._ask("effect", options)
 
-    def _claim_plans(self, seat: int, sheet: Sheet, view: PlayerView, action: dict) -> None:
+    def _apply_effect(self, effect: Effect | None) -> None:
+        if effect is not None:
+            apply_effect(self._sheet, effect)
+            self._view._copy = None
+            self._action["effect"] = effect.to_record()
+        self._to_pass()
+
+    def _to_pass(self) -> None:
+        """Expert: the hand card passed on: the unused one, or the seat's pick on a refusal."""
+        if not self.variant.expert:
+            self._to_plans()
+            return
+        play = self._play_made
+        if play is None:
+            self._ask("pass", [0, 1, 2])
+            return
+        offer = self._offers[play.offer]
+        self._after_pass(3 - offer.number_from - offer.effect_from)
+
+    def _after_pass(self, card: int) -> None:
+        self._action["passed"] = card
+        self._to_plans()
+
+    def _to_plans(self) -> None:
+        seat, sheet = self._seat, self._sheet
         unused = sheet.unused_estates() if self._plans_use_only_estates else None
         if unused is not None and unused is self._unused_without_claims[seat]:
-            return  # the same unused estates (list object) as at the last check, which found no claim
+            self._end_seat()  # the same unused estates (list object) as at the last check, which found no claim
+            return
         claimable = claim_options(sheet, self.plans)
         if not claimable:
             self._unused_without_claims[seat] = unused
+            self._end_seat()
             return
-        answer = self._ask(seat, "choose_plans", view, claimable)
-        if view._made is not None:
-            keep_notes(view)
-        for claim in self._claims(seat, answer):
-            checked = checked_claim(sheet, self.plans, claim)
-            if checked is None:
-                raise self._illegal(seat, "choose_plans", claim)
-            apply_claim(sheet, self.plans, checked, self.turn)
-            view._copy = None
-            action["plans"].append(claim_to_record(checked))
+        self._ask("plans", claimable)
 
-    def _claims(self, seat: int, answer: Any) -> list:
+    def _claims(self, answer: Any) -> list:
         """The claims of a `choose_plans` answer: None or an iterable of at most
         one claim per plan (read no further than that)."""
         if answer is None:
@@ -608,42 +747,114 @@ class Game:
         try:
             claims = list(islice(answer, limit + 1))
         except Exception as exc:
-            raise self._illegal(seat, "choose_plans", answer,
-                                f" (not a list of claims: {type(exc).__name__}: {_shown_error(exc)})") from None
+            raise IllegalAnswer("choose_plans", f"answered an illegal {shown(answer)} to choose_plans (not a "
+                                f"list of claims: {type(exc).__name__}: {_shown_error(exc)})") from None
         if len(claims) > limit:
-            raise self._illegal(seat, "choose_plans", answer, f" (more than {limit} claims)")
+            raise IllegalAnswer("choose_plans", f"answered an illegal {shown(answer)} to choose_plans "
+                                f"(more than {limit} claims)")
         return claims
 
-    def _offer_reshuffle(self, actions: list[dict]) -> None:
-        """First plan completion of the game: its completers may ask for a reshuffle."""
-        completers = [a["seat"] for a in actions if a["plans"]]
-        for seat in completers:
-            view = game_view(seat, self.turn, self.sheets[seat], [], None, self.plans,
-                             tuple(self.first_turn), (), self.deck.cards_left(), self._view_variant,
-                             len(self.sheets))
-            wants = self._ask(seat, "choose_reshuffle", view)
-            if type(wants) is not bool and type(wants) is not np.bool_:
-                raise self._illegal(seat, "choose_reshuffle", wants)
-            if wants:
-                actions[seat]["reshuffle"] = True
-                self.reshuffle_pending = True
+    def _checked_claims(self, claims: list) -> list[PlanClaim]:
+        """The game's own claims for `claims`, each checked on the sheet as the
+        claims before it leave it (tried on a copy when there are several, so
+        that an illegal answer leaves the game unchanged)."""
+        sheet = self._sheet if len(claims) < 2 else self._sheet.copy()
+        checked = []
+        for claim in claims:
+            found = checked_claim(sheet, self.plans, claim)
+            if found is None:
+                raise IllegalAnswer("choose_plans", f"answered an illegal {shown(claim)} to choose_plans")
+            checked.append(found)
+            if len(claims) > 1:
+                apply_claim(sheet, self.plans, found, self.turn)
+        return checked
+
+    def _apply_claims(self, claims: list[PlanClaim]) -> None:
+        sheet, action = self._sheet, self._action
+        for claim in claims:
+            apply_claim(sheet, self.plans, claim, self.turn)
+            self._view._copy = None
+            action["plans"].append(claim_to_record(claim))
+        self._end_seat()
+
+    def _end_seat(self) -> None:
+        action = self._action
+        self._actions.append(action)
+        self._claimed = self._claimed or bool(action["plans"])
+        if self._seat + 1 < self.n_players:
+            self._begin_seat(self._seat + 1)
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        actions = self._actions
+        self._deal_record = self.deck.record() if self.turn_records is not None else None
+        if self.deck.passes_cards:
+            self.deck.end_turn([(a["number_from"], a["effect_from"], a.get("passed")) for a in actions])
+        else:
+            self.deck.end_turn(())
+        plan_status = self._plan_status
+        first_plan_this_turn = self._claimed and plan_status.count(None) == len(plan_status)
+        if self._claimed:  # plans only need settling in the turns someone completes one
+            settle_plans(self.sheets, self.plans, self.first_turn, self.turn)
+        self.board.settle(self.sheets, self.race, self.turn)
+        if first_plan_this_turn and not self.variant.solo:
+            # First plan completion of the game: its completers may ask for a reshuffle.
+            self._reshufflers = [a["seat"] for a in actions if a["plans"]]
+        self._next_reshuffle()
+
+    def _next_reshuffle(self) -> None:
+        if not self._reshufflers:
+            self._close_turn()
+            return
+        seat = self._seat = self._reshufflers.pop(0)
+        release_view(self._view)
+        self._view = game_view(seat, self.turn, self.sheets[seat], [], None, self._view_plans[seat],
+                               tuple(self.first_turn), (), self.deck.cards_left(), self._view_variant,
+                               self.n_players)
+        self._ask("reshuffle", [False, True])
+
+    def _apply_reshuffle(self, wants: bool) -> None:
+        if wants:
+            self._actions[self._seat]["reshuffle"] = True
+            self.reshuffle_pending = True
+        self._next_reshuffle()
+
+    def _close_turn(self) -> None:
+        if self.turn_records is not None:
+            self.turn_records.append({"turn": self.turn, "events": self._events, **self._deal_record,
+                                      "actions": self._actions})
+        reasons = end_reasons(self.sheets, self.deck.exhausted())
+        if reasons:
+            self.end = reasons
+            self.decision = None
+            release_view(self._view)
+            self._view = None
+        else:
+            self.decision = _DEAL
 
     # ------------------------------------------------------------------ result
     def bonus(self, seat: int) -> int:
         return self.board.bonus(self.sheets[seat], self.race)
 
-    def result(self, reasons: list[str]) -> GameResult:
+    def result(self, players: Sequence[tuple[str, str]] | None = None,
+               reasons: Sequence[str] | None = None) -> GameResult:
+        """The finished game: scores, ranks and (when recorded) the record, whose
+        `players` are the (name, strategy) of each seat; `reasons` replace the
+        end reasons (a game stopped early)."""
+        reasons = list(self.end if reasons is None else reasons)
         scores = score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
         keys = [rank_key(score["total"], sheet) for score, sheet in zip(scores, self.sheets)]
         game_ranks = ranks(keys)
         record = None
         if self.turn_records is not None:
+            players = players or [(f"seat {i}", "") for i in range(self.n_players)]
             record = {
                 "format": RECORD_FORMAT,
                 "seed": self.seed,
                 "variant": self.variant.to_record(),
-                "players": [{"seat": i, "name": s.name, "strategy": s.strategy}
-                            for i, s in enumerate(self.seats)],
+                "players": [{"seat": i, "name": name, "strategy": strategy}
+                            for i, (name, strategy) in enumerate(players)],
                 "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in self.plans],
                 "turns": self.turn_records,
                 "end": {"turn": self.turn, "reasons": reasons},
@@ -655,6 +866,107 @@ class Game:
             }
         return GameResult(self.seed, self.plans, self.sheets, scores, game_ranks, self.turn,
                           reasons, list(self.first_turn), record, list(self.race))
+
+
+def _cloned_deck(deck: Any, rng: np.random.Generator) -> Any:
+    """A copy of a card source whose lists (and lists of lists) are its own,
+    drawing from `rng`."""
+    twin = copy.copy(deck)
+    for name, value in vars(deck).items():
+        if type(value) is list:
+            setattr(twin, name, [item[:] if type(item) is list else item for item in value])
+    if hasattr(deck, "rng"):
+        twin.rng = rng
+    return twin
+
+
+class Game:
+    """One game played by strategy objects: the driver loop over a
+    :class:`GameState`, asking each decision's seat through its strategy hook.
+    Use :func:`play_game` unless you need the parts."""
+
+    move_timeout: float | None = None
+    """Seconds one strategy call may take (None: no limit). Checked after the call
+    returns, so it reports slow strategies but cannot stop one that never returns."""
+
+    def __init__(self, variant: Variant, seats: Sequence[Seat], seed: int,
+                 plan_ids: Sequence[str | None] = (None, None, None), record: bool = False) -> None:
+        variant.check(len(seats))
+        self.seats = list(seats)
+        rng, seat_rngs = seat_generators(int(seed), len(seats))
+        self.state = GameState(variant, len(seats), seed, plan_ids, record, rng)
+        self.strategies = [seat.factory(rng) for seat, rng in zip(self.seats, seat_rngs)]
+
+    def __getattr__(self, name: str) -> Any:
+        """The game in progress (sheets, deck, turn, plans, ...) is the state's."""
+        if name == "state":
+            raise AttributeError(name)
+        return getattr(self.state, name)
+
+    def bonus(self, seat: int) -> int:
+        return self.state.bonus(seat)
+
+    def play(self) -> GameResult:
+        """Ask every decision of the game until it ends; the result."""
+        self._drive(False)
+        return self.result()
+
+    def play_turn(self) -> list[str]:
+        """Play one turn for everybody; returns the end reasons (empty: go on)."""
+        state = self.state
+        if state.decision is not None and state.decision.kind == "deal":
+            state.apply(None)
+        self._drive(True)
+        return state.end
+
+    def _drive(self, one_turn: bool) -> None:
+        """The driver loop: ask each pending decision's seat through its hook and
+        apply the answer, until the game ends (or the turn, with `one_turn`)."""
+        state = self.state
+        strategies = self.strategies
+        timed = self.move_timeout is not None
+        decision = state.decision
+        while decision is not None:
+            seat, kind, options, view = decision
+            if kind == "deal":
+                if one_turn:
+                    return
+                state.apply(None)
+                decision = state.decision
+                continue
+            hook = HOOKS[kind]
+            method = getattr(strategies[seat], hook)
+            if kind != "plans" and kind != "reshuffle":
+                options = options[:]
+            started = time.perf_counter() if timed else 0.0
+            try:
+                answer = method(view) if kind == "reshuffle" else method(view, options)
+            except Exception as exc:  # a user strategy may raise anything
+                raise self._raised(seat, hook, exc) from exc
+            if timed:
+                self._check_time(seat, hook, time.perf_counter() - started)
+            if kind != "reshuffle" and view._made is not None:
+                keep_notes(view)
+            try:
+                state.apply(answer)
+            except IllegalAnswer as exc:
+                raise StrategyError(self.seats[seat].strategy, seat, state.seed, state.turn, str(exc)) from None
+            decision = state.decision
+
+    def _check_time(self, seat: int, hook: str, elapsed: float) -> None:
+        """A StrategyError when a call took longer than `move_timeout`."""
+        if elapsed > self.move_timeout:  # type: ignore[operator]
+            raise StrategyError(self.seats[seat].strategy, seat, self.state.seed, self.state.turn,
+                                f"exceeded move_timeout ({elapsed:.3g} s > {self.move_timeout:g} s) "
+                                f"in {hook}")
+
+    def _raised(self, seat: int, hook: str, exc: Exception) -> StrategyError:
+        return StrategyError(self.seats[seat].strategy, seat, self.state.seed, self.state.turn,
+                             f"raised {type(exc).__name__}: {_shown_error(exc)} in {hook}")
+
+    def result(self, reasons: Sequence[str] | None = None) -> GameResult:
+        """The game's result as it stands, with the end `reasons` (default: the game's)."""
+        return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
 
 
 def play_game(variant: Variant, seats: Sequence[Seat], seed: int,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from .board import Board, Layout, Move
 from .data import BUILDINGS, DataError, load_data
-from .game import (GAME_NAME, GameResult, ReplayError, Rules, StrategyError, Variant, boards_at,
-                   load_rules, play_game, render, replay)
+from .game import (GAME_NAME, GameResult, GameState, ReplayError, Rules, StrategyError, Variant,
+                   boards_at, load_rules, play_game, render, replay)
 from .scoring import CATEGORIES, Score, score
 from .strategies import STRATEGIES, Strategy
 
@@ -25,7 +25,16 @@ BOOL_COLUMNS = ("family", "construction", "solo", "wild_nights", "won", "qualifi
 COLUMN_DTYPES: dict[str, str] = {c: "str" if c in TEXT_COLUMNS else "bool" if c in BOOL_COLUMNS
                                  else "int64" for c in RESULT_COLUMNS}
 """The pandas dtype of every result column (for tables of many games)."""
+ENVIRONMENT = "welcometo_sim.envs.city:ShakeThatCityEnv"
+"""The PettingZoo AEC environment (the rl extra)."""
 
-__all__ = ["BUILDINGS", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
+
+
+def new_state(rules: Rules, n_players: int, seed: int) -> GameState:
+    """A game with these rules at its start, to step (see welcometo_sim.games.contract)."""
+    return GameState(rules, n_players, seed)
+
+
+__all__ = ["BUILDINGS", "ENVIRONMENT", "GameState", "new_state", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
            "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]

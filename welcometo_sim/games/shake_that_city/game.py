@@ -17,6 +17,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from ..contract import CHANCE
 from .board import Board, Layout, Move
 from .data import BUILDINGS, DataError, GameData, load_data
 from .moves import View, allowed_buildings, legal_moves, read_only
@@ -273,6 +274,124 @@ def deal(rules: Rules, seed: int, n_players: int) -> Deal:
     return Deal(setup, shakers, patterns)
 
 
+
+
+class Decision(NamedTuple):
+    """The question a game in progress waits on: the seat that decides, the
+    kind ("shake": chance, applied with None; "move": a seat places a pattern
+    or, with no options, nothing), the game's own options (Moves) and the
+    seat's view."""
+
+    seat: int
+    kind: str
+    options: list
+    view: Any
+
+
+class IllegalAnswer(ValueError):
+    """An answer that is not one of the pending decision's options."""
+
+
+_SHAKE = Decision(CHANCE, "shake", [], None)
+
+
+class GameState:
+    """A Shake That City game in progress, stepped one decision at a time.
+
+    Each round the cubes are shaken (a chance decision whose outcome the game
+    seed fixes: the whole deal is drawn at set-up, and no choice changes it),
+    then every seat with a legal placement chooses one, from the round's start
+    player on. Seats choose against the same public state; only the start
+    player's building is known to the others, as the rules say. `decision` is
+    the pending :class:`Decision` (None once over); `apply(answer)` answers it;
+    `clone()` copies the game to search from."""
+
+    def __init__(self, rules: Rules, n_players: int, seed: int) -> None:
+        self.rules, self.seed, self.n_players = rules, int(seed), n_players
+        self.dealt = deal(rules, self.seed, n_players)
+        self.table = _Table(rules, n_players, self.seed, self.dealt.setup)
+        self.round = 0
+        self.decision: Decision | None = _SHAKE
+        self._order: list[int] = []
+        self._index = 0
+        self._chosen: list[Move | None] = []
+        self._options: list[dict] = []
+        self._start_choice: str | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.decision is None
+
+    @property
+    def boards(self) -> list[Board]:
+        return self.table.boards
+
+    def apply(self, answer: Any) -> None:
+        """Answer the pending decision and go on to the next one; IllegalAnswer
+        (the game unchanged) when the answer is not one of its options."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalAnswer("the game is over")
+        if decision.kind == "shake":
+            self._begin_round()
+            return
+        seat = decision.seat
+        try:
+            move = _match(answer, self._options[seat])
+        except ValueError as exc:
+            raise IllegalAnswer(str(exc)) from None
+        self._chosen[seat] = move
+        if self._index == 0:
+            self._start_choice = move.building
+        self._index += 1
+        self._next_seat()
+
+    def scores(self) -> list[dict]:
+        """Every seat's score by category as the boards stand (final once over)."""
+        rules, tiles = self.rules, self.table.setup.tiles
+        return [score(board, rules.points, tiles, rules.variant.family,
+                      rules.variant.uses_construction).as_dict() for board in self.table.boards]
+
+    def clone(self) -> "GameState":
+        """An independent copy of the game (boards are immutable values)."""
+        twin = object.__new__(GameState)
+        twin.__dict__.update(self.__dict__)
+        table = twin.table = object.__new__(_Table)
+        table.__dict__.update(self.table.__dict__)
+        table.boards, table.passes, table.rounds = self.table.boards[:], self.table.passes[:], \
+            [dict(entry) for entry in self.table.rounds]
+        twin._order, twin._chosen, twin._options = self._order[:], self._chosen[:], self._options[:]
+        return twin
+
+    def _begin_round(self) -> None:
+        self.round = round_ = self.round + 1
+        table, dealt = self.table, self.dealt
+        self._pattern = dealt.patterns[round_ - 1]
+        table.shaker = dealt.shakers[round_ - 1]
+        self._after = dealt.shakers[round_] if round_ < len(dealt.shakers) else (0,) * len(table.shaker)
+        self._order = _seat_order(table.start_of(round_), self.n_players)
+        self._chosen = [None] * self.n_players
+        self._options = [{} for _ in range(self.n_players)]
+        self._start_choice = None
+        self._index = 0
+        self._next_seat()
+
+    def _next_seat(self) -> None:
+        table, round_, pattern = self.table, self.round, self._pattern
+        while self._index < len(self._order):
+            seat = self._order[self._index]
+            seen = None if self._index == 0 else self._start_choice
+            allowed = table.allowed(pattern, round_, seat, seen)
+            options = self._options[seat] = legal_moves(table.boards[seat], pattern, allowed)
+            if options:
+                view = table.view(seat, round_, pattern, seen, allowed, options, self._after)
+                self.decision = Decision(seat, "move", list(options), view)
+                return
+            self._index += 1
+        table.finish_round(round_, pattern, self._chosen, self._options)
+        self.decision = _SHAKE if round_ < self.rules.data.rounds else None
+
+
 def play_game(seats: Sequence[Any], seed: int, params: Mapping | Rules | None = None) -> GameResult:
     """Plays one game: `seats` are strategies (names, classes, instances or
     `{strategy, params, name}` mappings), `params` `{variant, overrides}` or Rules."""
@@ -283,47 +402,33 @@ def play_game(seats: Sequence[Any], seed: int, params: Mapping | Rules | None = 
     _, seat_rngs = seat_generators(seed, len(players))
     for seat, (player, rng) in enumerate(zip(players, seat_rngs)):
         player.strategy.bind(seat, rng)
-    dealt = deal(rules, seed, len(players))
-    table = _Table(rules, len(players), seed, dealt.setup)
-    for round_, pattern in enumerate(dealt.patterns, start=1):
-        after = dealt.shakers[round_] if round_ < len(dealt.shakers) else (0,) * len(table.shaker)
-        table.shaker = dealt.shakers[round_ - 1]
-        _play_round(table, players, round_, pattern, after)
-    return _result(table, players, seed)
-
-
-def _play_round(table: "_Table", players, round_: int, pattern, after) -> None:
-    order = _seat_order(table.start_of(round_), len(players))
-    chosen: list[Move | None] = [None] * len(players)
-    options: list[dict] = [{} for _ in players]
-    start_choice = None
-    for seat in order:
-        seen = None if seat == order[0] else start_choice
-        allowed = table.allowed(pattern, round_, seat, seen)
-        options[seat] = legal_moves(table.boards[seat], pattern, allowed)
-        if options[seat]:
-            view = table.view(seat, round_, pattern, seen, allowed, options[seat], after)
-            chosen[seat] = _ask(players[seat], view, options[seat], table.seed, round_, seat)
-        if seat == order[0] and chosen[seat] is not None:
-            start_choice = chosen[seat].building
-    table.finish_round(round_, pattern, chosen, options)
+    state = GameState(rules, len(players), seed)
+    decision = state.decision
+    while decision is not None:
+        if decision.seat == CHANCE:
+            state.apply(None)
+        else:
+            state.apply(_ask(players[decision.seat], decision.view, decision.options, state))
+        decision = state.decision
+    return _result(state.table, players, seed)
 
 
 def _seat_order(start: int, n: int) -> list[int]:
     return [(start + k) % n for k in range(n)]
 
 
-def _ask(player, view: View, moves: dict, seed: int, round_: int, seat: int) -> Move:
-    offered = list(moves)
+def _ask(player, view: View, offered: list, state: GameState) -> Any:
+    """The seat's answer, as one of the game's own moves (StrategyError otherwise)."""
+    seat, round_ = view.seat, state.round
     try:
-        answer = player.strategy.choose(view, offered)
+        answer = player.strategy.choose(view, offered[:])
     except Exception as exc:  # a strategy's own failure, reported with where it happened
-        raise StrategyError(player.strategy.name, seed, round_, seat,
+        raise StrategyError(player.strategy.name, state.seed, round_, seat,
                             f"raised {exc.__class__.__name__}: {exc}") from exc
     try:
-        return _match(answer, moves)
+        return _match(answer, state._options[seat])
     except ValueError as exc:
-        raise StrategyError(player.strategy.name, seed, round_, seat, str(exc)) from None
+        raise StrategyError(player.strategy.name, state.seed, round_, seat, str(exc)) from None
 
 
 def _result(table: _Table, players, seed: int) -> GameResult:
@@ -493,6 +598,6 @@ def parse_move(entry: Any) -> Move | None:
     return Move(building, bool(wild), int(row), int(col))
 
 
-__all__ = ["GAME_NAME", "GameResult", "ReplayError", "Rules", "StrategyError", "Variant",
+__all__ = ["CHANCE", "Decision", "GAME_NAME", "GameResult", "GameState", "IllegalAnswer", "ReplayError", "Rules", "StrategyError", "Variant",
            "boards_at", "load_rules", "make_variant", "parse_pattern", "play_game", "render",
            "replay"]
