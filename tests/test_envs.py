@@ -343,4 +343,58 @@ def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkey
     monkeypatch.delitem(sys.modules, "welcometo_sim.envs.aec", raising=False)
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
-        envs.env
+        envs.env(2)
+    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.city", raising=False)
+    with pytest.raises(ImportError, match=r"needs the rl extra"):
+        envs.env(2, game="shake-that-city")
+
+
+# ------------------------------------------------------------ Shake That City
+CITY_VARIANTS = [(2, {}), (1, {"solo": True}), (3, {"side": "seaside", "construction": True}),
+                 (4, {"wild_nights": True})]
+
+
+@pytest.mark.parametrize("n_players, variant", CITY_VARIANTS, ids=lambda v: str(v))
+def test_shake_that_city_passes_the_pettingzoo_api_and_seed_tests(n_players, variant):
+    from welcometo_sim.envs import env as make
+
+    api_test(make(n_players, variant, game="shake-that-city"), num_cycles=60)
+    seed_test(lambda: make(players=n_players, variant=variant, game="shake-that-city"), num_cycles=30)
+
+
+def test_shake_that_city_environment_plays_the_game_its_state_plays():
+    """The environment steps the game's own State: the same answers give the
+    scores the game gives, and the rewards add up to them."""
+    from welcometo_sim.envs import env as make
+    from welcometo_sim.games import load_game
+    from welcometo_sim.games.contract import play_out
+
+    environment = make(players=2, game="shake-that-city")
+    environment.reset(seed=17)
+    totals = {agent: 0.0 for agent in environment.agents}
+    answers = []
+    for agent in environment.agent_iter():
+        observation, reward, terminated, truncated, info = environment.last()
+        totals[agent] += reward
+        if terminated:
+            environment.step(None)
+            continue
+        action = int(np.flatnonzero(observation["action_mask"])[-1])
+        answers.append(environment.move_of(action))
+        environment.step(action)
+    replies = iter(answers)
+    state = play_out(load_game("shake-that-city", {}, 2).new_state(2, 17), lambda decision: next(replies))
+    finals = [score["total"] for score in state.scores()]
+    assert [totals[f"player_{i}"] for i in range(2)] == finals
+    assert len(answers) > 20 and any(finals)
+
+
+def test_every_game_builds_its_environment_the_same_way():
+    from welcometo_sim.envs import env as make
+
+    city = make(players=3, variant={"side": "seaside"}, game="shake-that-city")
+    welcome = make(players=3, variant={"expert": True}, game="welcome-to")
+    assert city.possible_agents == welcome.possible_agents == ["player_0", "player_1", "player_2"]
+    assert welcome.variant.expert
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        make(game="chess")

@@ -1,7 +1,10 @@
 """Farama environments over the engine, and a strategy that seats their policies.
 
-- ``env(n_players, variant)``: PettingZoo AEC environment, any variant
-  (:class:`~welcometo_sim.envs.aec.WelcomeToEnv`);
+- ``env(n_players, variant, game=...)``: the PettingZoo AEC environment of any
+  registered game, any variant (Welcome To:
+  :class:`~welcometo_sim.envs.aec.WelcomeToEnv`; Shake That City:
+  :class:`~welcometo_sim.envs.city.ShakeThatCityEnv`), stepped on the game's
+  State;
 - ``SoloEnv(variant)``: Gymnasium environment for solo mode;
 - ``PolicyStrategy``: plays a seat with ``policy(observation, action_mask)``.
 
@@ -17,10 +20,32 @@ from typing import Any
 from .encoding import STEPS, Decision, Layout, encode, first_legal, layout_for
 from .policy import DecidingStrategy, PolicyStrategy, load_policy
 
-_LAZY = {"env": "aec", "raw_env": "aec", "WelcomeToEnv": "aec", "SoloEnv": "solo"}
+_LAZY = {"WelcomeToEnv": "aec", "ShakeThatCityEnv": "city", "SoloEnv": "solo"}
 
 __all__ = ["STEPS", "Decision", "Layout", "encode", "first_legal", "layout_for", "DecidingStrategy",
-           "PolicyStrategy", "load_policy", *_LAZY]
+           "PolicyStrategy", "load_policy", "env", "raw_env", *_LAZY]
+
+
+def env(n_players: int = 2, variant: Any = None, render_mode: str | None = None, *,
+        game: str = "welcome-to", players: int | None = None) -> Any:
+    """The PettingZoo AEC environment of `game` for `players` (or `n_players`)
+    seats: `variant` is the game's `variant:` mapping as a config writes it
+    (Welcome To also takes a Variant). Every registered game names its
+    environment class (its module's ENVIRONMENT)."""
+    from importlib import import_module
+
+    from ..games import game_module
+
+    module_name, _, class_name = game_module(game).ENVIRONMENT.partition(":")
+    try:
+        environment = getattr(import_module(module_name), class_name)
+    except ModuleNotFoundError as exc:
+        raise ImportError(f"welcometo_sim.envs.env needs the rl extra "
+                          f"(pip install 'welcometo-sim[rl]'): {exc}") from None
+    return environment(players if players is not None else n_players, variant, render_mode)
+
+
+raw_env = env
 
 
 def __getattr__(name: str) -> Any:

@@ -9,7 +9,7 @@ engine is asking.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from gymnasium import spaces
@@ -36,8 +36,12 @@ class WelcomeToEnv(SessionOwner, AECEnv):
 
     metadata = {"name": "welcometo_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, n_players: int = 2, variant: Variant | None = None, render_mode: str | None = None) -> None:
+    def __init__(self, n_players: int = 2, variant: Variant | Mapping | None = None,
+                 render_mode: str | None = None) -> None:
         super().__init__()
+        if isinstance(variant, Mapping):  # a config's `variant:` mapping
+            from ..games.welcome_to import load_rules
+            variant = load_rules({"variant": dict(variant)}).variant
         self.variant = variant if variant is not None else Variant()
         self.variant.check(n_players)
         self.n_players = n_players

@@ -58,9 +58,6 @@ class GameSession:
             return [score["total"] for score in self.pending.scores]
         return [score["total"] for score in self.game.scores()]
 
-    def close(self) -> None:
-        """Nothing runs beside the caller: kept for the environments' close()."""
-
     # ------------------------------------------------------------ the steps
     def _answer_plans(self, claim: PlanClaim | None) -> None:
         """One claim of the turn's plans (None: no more); the turn's claims go to
@@ -96,18 +93,9 @@ class GameSession:
 
 
 class SessionOwner:
-    """What both environments do with the game they run in `_session`: end its
-    thread on close, and on garbage collection of an environment dropped mid-game."""
+    """What both environments do with the game they hold in `_session`: drop it on close."""
 
     _session: GameSession | None = None
 
     def close(self) -> None:
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+        self._session = None
