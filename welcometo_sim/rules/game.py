@@ -484,11 +484,7 @@ class IllegalAnswer(ValueError):
 _DEAL = Decision(CHANCE, "deal", [], None)
 
 
-_ACTION_TEMPLATE = {
-    "seat": 0, "roundabout": None, "refusal": False, "number_from": None,
-    "effect_from": None, "written": None, "truck": None, "effect": None,
-    "plans": [], "reshuffle": False,
-}
+_new_tuple = tuple.__new__  # several times cheaper than Decision(...): one per question
 
 
 class GameState:
@@ -531,6 +527,7 @@ class GameState:
         self._plans_use_only_estates = all(p.kind == "estates" and not p.estate_filter for p in self.plans)
         self._unused_without_claims: list[list | None] = [None] * n_players
         self._view_variant = sealed_variant(variant)
+        self._expert = variant.expert
         # Every seat's strategy gets plan cards of its own.
         self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(n_players)]
         self._view: GameView | None = None
@@ -649,8 +646,11 @@ class GameState:
         self._offers = offers = self.deck.offers(seat)
         release_view(self._view)
         self._view = self._new_view(seat, offers[:])
-        action = self._action = dict(_ACTION_TEMPLATE)
-        action["seat"], action["plans"] = seat, []
+        action = self._action = {
+            "seat": seat, "roundabout": None, "refusal": False, "number_from": None,
+            "effect_from": None, "written": None, "truck": None, "effect": None,
+            "plans": [], "reshuffle": False,
+        }
         self._play_made: Play | None = None
         if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
             self._ask("roundabout", [*sheet.roundabout_options(), None])
@@ -658,7 +658,7 @@ class GameState:
             self._to_play()
 
     def _ask(self, kind: str, options: list) -> None:
-        self.decision = Decision(self._seat, kind, options, self._view)
+        self.decision = _new_tuple(Decision, (self._seat, kind, options, self._view))
 
     def _apply_roundabout(self, choice: tuple[int, int] | None) -> None:
         if choice is not None:
@@ -683,7 +683,7 @@ class GameState:
             sheet.refusals = min(sheet.refusals + 1, sheet.data.max_refusals)
             self._view._copy = None
             action["refusal"] = True
-            self._to_pass()
+            self._to_plans() if not self._expert else self._to_pass()
             return
         offer = self._offers[play.offer]
         apply_play(sheet, play, self.turn)
@@ -693,11 +693,11 @@ class GameState:
         action["truck"] = play.truck
         if play.temp:
             action["effect"] = {"kind": TEMP}
-            self._to_pass()
+            self._to_plans() if not self._expert else self._to_pass()
             return
         options: list[Effect | None] = effect_options(sheet, offer, play)  # type: ignore[assignment]
         if not options:
-            self._to_pass()
+            self._to_plans() if not self._expert else self._to_pass()
             return
         options.append(None)
         self._ask("effect", options)
@@ -707,13 +707,10 @@ class GameState:
             apply_effect(self._sheet, effect)
             self._view._copy = None
             self._action["effect"] = effect.to_record()
-        self._to_pass()
+        self._to_plans() if not self._expert else self._to_pass()
 
     def _to_pass(self) -> None:
         """Expert: the hand card passed on: the unused one, or the seat's pick on a refusal."""
-        if not self.variant.expert:
-            self._to_plans()
-            return
         play = self._play_made
         if play is None:
             self._ask("pass", [0, 1, 2])
@@ -801,7 +798,9 @@ class GameState:
         if first_plan_this_turn and not self.variant.solo:
             # First plan completion of the game: its completers may ask for a reshuffle.
             self._reshufflers = [a["seat"] for a in actions if a["plans"]]
-        self._next_reshuffle()
+            self._next_reshuffle()
+        else:
+            self._close_turn()
 
     def _next_reshuffle(self) -> None:
         if not self._reshufflers:
