@@ -29,7 +29,8 @@ def test_integers_print_as_integers_and_whole_columns_too():
 
 
 def test_intervals_merge_into_one_column_and_missing_bounds_drop_out():
-    assert format_interval(0.5, 0.25, 0.75, percent=True) == "50.0% [25.0%, 75.0%]"
+    assert format_interval(0.5, 0.25, 0.75, percent=True) == "50.0% [25.0, 75.0]"
+    assert format_interval(0.543, 0.5124, 0.5736, percent=True) == "54.3% [51.2, 57.4]"
     assert format_interval(1.0, -0.00001, 2.0, 1, signed=True) == "+1.0 [0.0, +2.0]"
     assert format_interval(1.0, np.nan, 2.0) == "1.000"
     assert format_interval(np.nan, 0, 1, missing="never completed") == "never completed"
@@ -54,9 +55,9 @@ def test_a_transposed_table_has_one_column_per_row_label():
 
 def test_a_wide_table_continues_in_blocks_that_keep_the_row_labels():
     table = pd.DataFrame({f"measure_{i}": [1000.5 + i, 2.25] for i in range(12)}, index=["first", "second"])
-    whole = table_text(table, width=None)
+    whole = table_text(table, width=0)
     assert max(len(line) for line in whole.splitlines()) > 100
-    text = table_text(table)
+    text = table_text(table, width=100)
     blocks = text.split("\n\n")
     assert len(blocks) >= 2 and max(len(line) for line in text.splitlines()) <= 100
     for block in blocks:
