@@ -29,7 +29,7 @@ from ..config import bounded_yaml, read_bounded
 from ..sim.results import (OutputError, ResultsError, _write_atomically as write_atomically, read_manifest,
                            read_small_json, read_table)
 from . import plots
-from .formatting import format_table as text_table
+from .formatting import RATE_COLUMNS, format_table as text_table
 from .stats import mean_interval, rate_interval
 from ..config import WELCOME_TO
 from ..games.tables import summary_tables as any_game_tables
@@ -74,7 +74,7 @@ REPLAYS_CAPTION = ("The games of the highest and the lowest score, each as a pag
 RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win rate against b (lower rank wins, "
                      "a tie counts 1/2; Wilson interval) and the mean paired score difference a − b (the same "
                      "deal for both, t interval).")
-PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate", "completion_rate", "high_share")
+PERCENT_COLUMNS = RATE_COLUMNS
 SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
 TRANSPOSED = {"breakdown": "category"}
 """Tables shown with their columns as rows (one interval column per player)."""

@@ -53,9 +53,6 @@ def notice(message: str) -> None:
     click.echo(f"wtsim: {one_line(message)}", err=True)
 
 
-MAX_TEXT_WIDTH = 100
-"""Printed text is wrapped at the terminal's width, and at most this wide."""
-
 PERCENT_COLUMNS = RATE_COLUMNS
 """Rates printed as percentages in text tables (scripts get the fractions)."""
 RATE_TABLES = ("win_rates",)
