@@ -50,9 +50,16 @@ def test_comparison_tables_say_when_a_difference_is_not_significant():
     pairs = tables["pairs"]
     assert pairs.loc[("random", "random-2"), "verdict"] == "not significant"
     assert pairs.loc[("random", "greedy"), "verdict"] == "greedy scores more"
-    assert pairs.loc[("random", "greedy"), "diff_high"] < 0
+    assert pairs.loc[("random", "greedy"), "mean_diff_high"] < 0
     assert list(tables["ratings"].index)[0] == "greedy"
-    assert tables["win_rates"].loc["greedy", "greedy"] == "-"
+    rates = tables["win_rates"]
+    assert pd.isna(rates.loc["greedy", "greedy"])  # a player against itself: missing, not "-"
+    against = pairs.loc[("random", "greedy")]
+    assert rates.loc["random", "greedy"] == against["a_win_rate"]
+    assert rates.loc["greedy", ["random", "random_low", "random_high"]].tolist() == pytest.approx(
+        [1 - against["a_win_rate"], 1 - against["a_win_rate_high"], 1 - against["a_win_rate_low"]])
+    assert pd.api.types.is_integer_dtype(tables["ratings"]["comparisons"])
+    assert tables["ratings"].loc["greedy", "comparisons"] == 2 * 40  # 40 games against each other player
     assert set(tables) == {"win_rates", "pairs", "ratings", "breakdown"}
 
 
@@ -118,7 +125,7 @@ def test_outliers_are_plans_far_from_their_decks_median():
         table[f"{metric}_low"], table[f"{metric}_high"] = table[metric] - 0.05, table[metric] + 0.05
     flags = flag_outliers(table)
     assert flags.iloc[5] == "high completion_rate"
-    assert (flags.iloc[:5] == "").all()
+    assert flags.iloc[:5].isna().all()
 
 
 def test_plans_command_ranks_every_plan(tmp_path, capsys):

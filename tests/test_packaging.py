@@ -16,6 +16,8 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
+from welcometo_sim.schemas import OUTPUT_COMMANDS
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -74,7 +76,8 @@ def test_schemas_are_package_data():
     patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["welcometo_sim"]
     shipped = sorted(p.relative_to(ROOT / "welcometo_sim").as_posix()
                      for p in (ROOT / "welcometo_sim" / "schemas").glob("*.json"))
-    assert shipped == ["schemas/record.schema.json", "schemas/shake-that-city.record.schema.json"]
+    outputs = [f"schemas/json-{command}.schema.json" for command in OUTPUT_COMMANDS]  # each --json document's
+    assert shipped == sorted(["schemas/record.schema.json", "schemas/shake-that-city.record.schema.json", *outputs])
     assert all(any(fnmatch.fnmatch(path, pattern) for pattern in patterns) for path in shipped)
 
 

@@ -54,6 +54,8 @@ def test_every_rate_and_mean_has_an_interval_around_it():
     for column in ("completion_rate", "high_share", "high_won", "high_seats", "points_per_game", "mean_total",
                    "total_vs_deck"):
         assert row[f"{column}_low"] <= row[column] <= row[f"{column}_high"], column
+    assert (row["high_points"], row["low_points"]) == (6, 3)  # the values as numbers, not '6/3'
+    assert pd.api.types.is_integer_dtype(table["high_points"]) and table["outlier"].isna().all()
     never = table.loc["estates-6-6"]
     assert never["completion_rate"] == 0 and never["completion_rate_high"] > 0
     assert np.isnan(never["high_share"]) and np.isnan(never["median_turn"])
@@ -65,7 +67,8 @@ def test_printed_tables_say_never_completed_instead_of_nan():
     text = "\n".join(t.to_string() for t in printed_tables(plan_balance_table(hand_made_trials(), PLANS)).values())
     assert NEVER in text
     assert "nan" not in text.lower() and "-0.000" not in text
-    assert "0.750 [" in text  # the high-value share with its interval
+    assert "75.0% [" in text  # the high-value share with its interval, in percent
+    assert "6/3" in text  # the plan's high and low values
 
 
 def outlier_table(rates: list[float], half_width: float) -> pd.DataFrame:
@@ -79,9 +82,9 @@ def outlier_table(rates: list[float], half_width: float) -> pd.DataFrame:
 def test_an_outlier_is_flagged_only_when_its_interval_excludes_the_decks_median():
     rates = [0.5, 0.52, 0.48, 0.51, 0.49, 0.95]
     flags = flag_outliers(outlier_table(rates, half_width=0.1))
-    assert flags.iloc[5] == "high completion_rate" and (flags.iloc[:5] == "").all()
+    assert flags.iloc[5] == "high completion_rate" and flags.iloc[:5].isna().all()  # no flag: missing
     noisy = flag_outliers(outlier_table(rates, half_width=0.5))  # 30-game noise: the interval covers 0.5
-    assert (noisy == "").all()
+    assert noisy.isna().all()
 
 
 def test_skill_slope_is_the_least_squares_slope_with_a_paired_interval():

@@ -120,8 +120,8 @@ def test_md_header_and_tables_match_the_run(run_dir, md_report):
         line = next(l for l in lines if l.startswith(f"| {player} | {GAMES} |"))
         cells = [c.strip().replace("\\", "") for c in line.strip("|").split("|")]
         assert cells[2] == f"{row['mean']:.2f} [{row['mean_low']:.2f}, {row['mean_high']:.2f}]"
-        assert cells[-1] == (f"{100 * row['win_rate']:.1f}% [{100 * row['win_rate_low']:.1f}%, "
-                             f"{100 * row['win_rate_high']:.1f}%]")
+        assert cells[-1] == (f"{100 * row['win_rate']:.1f}% [{100 * row['win_rate_low']:.1f}, "
+                             f"{100 * row['win_rate_high']:.1f}]")  # the one format of a rate
     # breakdown: a row per category, a column per player (mean and interval); the total row matches
     header = next(l for l in lines if l.startswith("| category | "))
     players = [c.strip().replace("\\", "") for c in header.strip("|").split("|")][1:]

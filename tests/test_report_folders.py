@@ -151,14 +151,22 @@ def test_report_of_a_sweep_folder_has_a_table_per_measure_and_curves(tmp_path, c
 
 # -------------------------------------------------------------------- tune
 
-def test_report_of_a_tune_file_shows_parameters_and_the_gain_with_its_interval(tmp_path, capsys):
+TUNE_RESULTS = {
+    "flat": {"fresh_objective": 12.5, "fresh_objective_low": 10.0, "fresh_objective_high": 15.0,
+             "gain_over_start": 1.5, "gain_over_start_low": -0.25, "gain_over_start_high": 3.0},
+    "nested (files of earlier versions)": {"fresh_objective": {"mean": 12.5, "low": 10.0, "high": 15.0},
+                                           "gain_over_start": {"mean": 1.5, "low": -0.25, "high": 3.0}},
+}
+
+
+@pytest.mark.parametrize("form", sorted(TUNE_RESULTS))
+def test_report_of_a_tune_file_shows_parameters_and_the_gain_with_its_interval(tmp_path, capsys, form):
     path = tmp_path / "best.yaml"
     path.write_text(yaml.safe_dump({
         "strategy": "greedy", "params": {"shortlist": 5, "weights": {"points": 1.25}},
         "tuning": {"objective": "diff", "opponents": ["random"], "config": "c.yaml", "seed": 4, "games": 10,
                    "trials": 3, "fresh_games": 40, "ranges": ["shortlist=2:8"], "start": "greedy",
-                   "best_trial": 2, "fresh_objective": {"mean": 12.5, "low": 10.0, "high": 15.0},
-                   "gain_over_start": {"mean": 1.5, "low": -0.25, "high": 3.0}}}))
+                   "best_trial": 2, **TUNE_RESULTS[form]}}))
     report, text = report_of(path, capsys)
     assert folder_kind(path) == "tune" and report == tmp_path / "best-report" / "report.md"
     readable_png(report.parent / "tune.png")

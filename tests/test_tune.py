@@ -150,8 +150,9 @@ def test_tuning_improves_a_bad_start(bad_start):
     document = yaml.safe_load(bad_start["yaml"])
     assert document["strategy"] == "greedy"
     assert document["params"]["weights"]["points"] > 0
-    gain = document["tuning"]["gain_over_start"]
-    assert gain["low"] > 0                          # better than points=0 on paired fresh games
+    tuning = document["tuning"]
+    assert tuning["gain_over_start_low"] > 0        # better than points=0 on paired fresh games
+    assert tuning["gain_over_start_low"] <= tuning["gain_over_start"] <= tuning["gain_over_start_high"]
     assert document["tuning"]["start"] == "greedy:weights.points=0"
     assert "trials" in bad_start["printed"] and "against the start" in bad_start["printed"]
 

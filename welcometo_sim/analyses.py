@@ -137,12 +137,14 @@ class Sequential:
 class Comparison:
     """What `compare` returns: `frame`, the result table of every game played
     (RECORDS.md §2, with `match`, and `batch` when sequential); `tables`, the
-    tables `wtsim compare` prints, by name: `win_rates` (row against column,
-    as text with its interval), `pairs` (each pair's games, a_win_rate with
-    win_low/win_high, mean_diff with diff_low/diff_high, verdict), `ratings`
-    (Bradley–Terry rating with rating_low/rating_high, rating_se, strength,
-    comparisons, fit) and `breakdown` (mean of each score category);
-    `sequential` with `until_significant`."""
+    tables `wtsim compare` prints, by name: `win_rates` (row player's win
+    rate against each column player X as numbers X, X_low, X_high; NA
+    against itself), `pairs` (each pair's games, a_win_rate with
+    a_win_rate_low/a_win_rate_high, mean_diff with mean_diff_low/
+    mean_diff_high, verdict), `ratings` (Bradley–Terry rating with
+    rating_low/rating_high, rating_se, strength, comparisons as integers,
+    fit) and `breakdown` (mean of each score category); `sequential` with
+    `until_significant`. Every 95% interval is X, X_low, X_high."""
 
     frame: pd.DataFrame
     tables: dict[str, pd.DataFrame]
@@ -227,7 +229,8 @@ class PlanStudy:
     """What `plans` returns: `trials`, one row per seat and game (the result
     table with `forced_plan`, and `skill` in a skill trace); `plans`, one row
     per plan with its measures and 95% intervals (of the strongest skill
-    level in a skill trace); `skill`, the skill-trace tables by name (empty
+    level in a skill trace; the plan's values as high_points and low_points,
+    `outlier` NA for a plan that is none); `skill`, the skill-trace tables by name (empty
     without `strategies`); `levels`, the skill levels, weakest first."""
 
     trials: pd.DataFrame
@@ -310,8 +313,8 @@ def sweep(config: Config = None, settings: Sequence[str] = (), *, games: int | N
 
     Returns the long table of `wtsim sweep --csv`: one row per grid point and
     measure, columns: the set keys (values as JSON), point, measure, kind,
-    value with low/high (95% interval), diff with diff_low/diff_high (paired,
-    against point 0) and change. `table.attrs["facts"]` holds how the sweep
+    value with value_low/value_high (95% interval), diff with diff_low/diff_high
+    (paired, against point 0) and change (NA when there is nothing to compare). `table.attrs["facts"]` holds how the sweep
     was run (what `--json` and analysis.json say besides the rows)."""
     spec = seated(load_spec(config).require_welcome_to("sweep"), strategy)
     where = config_label(config)
@@ -383,9 +386,10 @@ def config_label(config: Config) -> str:
 @dataclass
 class Tuning:
     """What `tune` returns: `trials`, one row per trial (generation, the
-    parameter values, objective with low/high on the search games);
-    `finalists`, the best trials and the start replayed on fresh games
-    (objective, low, high, vs_start with vs_low/vs_high, best "*"); `best`,
+    parameter values, objective with objective_low/objective_high on the
+    search games); `finalists`, the best trials and the start replayed on
+    fresh games (objective with its bounds, vs_start with vs_start_low/
+    vs_start_high, and `best`, True for the best); `best`,
     the YAML document `wtsim tune` writes (strategy, params, tuning);
     `result`, the search itself."""
 
@@ -432,9 +436,11 @@ def _tune_table(game: str, strategy: str, opponents: Sequence[str]) -> tuple[Any
 @dataclass
 class Balancing:
     """What `balance` returns: `rounds`, one row per search round (spread,
-    then each plan's "high/low: points per player-game"); `confirmation`,
-    the best round and the start replayed on fresh games (per plan and the
-    spread, before/after with 95% intervals); `config`, the balanced config
+    then for each plan P the numbers P.high_points, P.low_points and P.worth,
+    its points per player-game); `confirmation`, the best round and the start
+    replayed on fresh games (per plan and the spread: high_points_before,
+    low_points_before, before with before_low/before_high, the same after;
+    NA values on the spread row); `config`, the balanced config
     `wtsim balance` writes (with its `overrides:` block); `result`, the
     search, and `settings`, how hard it looked."""
 

@@ -445,7 +445,7 @@ def trials_table(result: TuneResult) -> pd.DataFrame:
         mean, low, high = paired_bootstrap_ci(trial.per_game, seed=BOOTSTRAP_SEED)
         rows.append({"trial": trial.number, "generation": trial.generation,
                      **dict(zip([r.key for r in result.settings.ranges], trial.values)),
-                     "objective": mean, "low": low, "high": high})
+                     "objective": mean, "objective_low": low, "objective_high": high})
     return pd.DataFrame(rows).set_index("trial")
 
 
@@ -458,9 +458,9 @@ def finalists_table(result: TuneResult) -> pd.DataFrame:
         gain, gain_low, gain_high = finalist.gain
         rows.append({"trial": finalist.trial.number,
                      **dict(zip([r.key for r in result.settings.ranges], finalist.trial.values)),
-                     "objective": mean, "low": low, "high": high,
-                     "vs_start": gain, "vs_low": gain_low, "vs_high": gain_high,
-                     "best": "*" if finalist is result.best else ""})
+                     "objective": mean, "objective_low": low, "objective_high": high,
+                     "vs_start": gain, "vs_start_low": gain_low, "vs_start_high": gain_high,
+                     "best": finalist is result.best})
     return pd.DataFrame(rows).set_index("trial")
 
 
@@ -473,6 +473,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _rounded_interval(name: str, estimate: tuple[float, float, float]) -> dict[str, float]:
+    """An estimate and its interval as the fields `name`, `name_low`, `name_high`
+    (the naming every table and document uses), to 4 decimals."""
+    return {f"{name}{suffix}": round(float(value), 4) for suffix, value in zip(("", "_low", "_high"), estimate)}
 
 
 def best_document(result: TuneResult, config: str) -> dict[str, Any]:
@@ -498,8 +504,8 @@ def best_document(result: TuneResult, config: str) -> dict[str, Any]:
             "ranges": [r.describe() for r in settings.ranges],
             "start": spec_label(result.strategy),
             "best_trial": result.best.trial.number,
-            "fresh_objective": {"mean": round(mean, 4), "low": round(low, 4), "high": round(high, 4)},
-            "gain_over_start": {"mean": round(gain, 4), "low": round(gain_low, 4), "high": round(gain_high, 4)},
+            **_rounded_interval("fresh_objective", (mean, low, high)),
+            **_rounded_interval("gain_over_start", (gain, gain_low, gain_high)),
         },
     })
 

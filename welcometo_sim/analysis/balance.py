@@ -177,33 +177,49 @@ def balance(spec: RunSpec, settings: BalanceSettings,
 
 
 def rounds_table(result: BalanceResult) -> pd.DataFrame:
-    """One row per round: its spread, and each plan's values and worth."""
+    """One row per round: its spread, and for each plan its values and worth
+    as numbers (columns `<plan>.high_points`, `<plan>.low_points`, `<plan>.worth`)."""
     rows = []
     for r in result.rounds:
-        row = {"round": r.number, "spread": r.spread}
+        row: dict = {"round": r.number, "spread": r.spread}
         for plan_id, (high, low) in r.points.items():
-            row[plan_id] = f"{high}/{low}: {r.means[plan_id]:.2f}"
+            row.update({f"{plan_id}.high_points": int(high), f"{plan_id}.low_points": int(low),
+                        f"{plan_id}.worth": float(r.means[plan_id])})
         rows.append(row)
     return pd.DataFrame(rows).set_index("round")
 
 
+def round_plans(rounds: pd.DataFrame) -> list[str]:
+    """The plan ids of a rounds table, in its column order."""
+    return [column[:-len(".worth")] for column in rounds.columns if column.endswith(".worth")]
+
+
+SPREAD_ROW = "spread (best - worst)"
+"""The confirmation table's last row: the deck's spread (it has no point values)."""
+
+
 def confirmation_table(result: BalanceResult) -> pd.DataFrame:
-    """Per plan, on the fresh seeds: values and points per player-game (95%
-    interval) before and after, and the deck's spread on a last row."""
+    """Per plan, on the fresh seeds: values (high_points_before, low_points_before,
+    ... _after, integers) and points per player-game with its 95% interval
+    (before, before_low, before_high, after, ...), and the deck's spread on a
+    last row, whose point values are missing (NA)."""
     rows = []
     for plan_id in result.before.worth.columns:
-        row = {"plan": plan_id}
+        row: dict = {"plan": plan_id}
         for label, r in (("before", result.before), ("after", result.after)):
             high, low = r.points[plan_id]
-            row[f"points_{label}"] = f"{high}/{low}"
+            row[f"high_points_{label}"], row[f"low_points_{label}"] = int(high), int(low)
             mean, lo, hi = paired_bootstrap_ci(r.worth[plan_id].to_numpy(dtype=float), resamples=SPREAD_RESAMPLES)
             row[label], row[f"{label}_low"], row[f"{label}_high"] = mean, lo, hi
         rows.append(row)
-    spread = {"plan": "spread (best - worst)", "points_before": "", "points_after": ""}
+    spread: dict = {"plan": SPREAD_ROW}
     for label, r in (("before", result.before), ("after", result.after)):
+        spread[f"high_points_{label}"] = spread[f"low_points_{label}"] = None
         spread[label], spread[f"{label}_low"], spread[f"{label}_high"] = spread_interval(r.worth)
     rows.append(spread)
-    return pd.DataFrame(rows).set_index("plan")
+    table = pd.DataFrame(rows).set_index("plan")
+    points = [c for c in table.columns if c.startswith(("high_points_", "low_points_"))]
+    return table.astype({column: "Int64" for column in points})
 
 
 def balanced_document(config: dict, result: BalanceResult) -> dict:
@@ -219,4 +235,5 @@ def balanced_document(config: dict, result: BalanceResult) -> dict:
 
 
 __all__ = ["BalanceSettings", "BalanceResult", "BalanceError", "balance", "rounds_table", "confirmation_table",
+           "round_plans", "SPREAD_ROW",
            "balanced_document", "total_games", "with_points", "next_points", "spread_interval"]

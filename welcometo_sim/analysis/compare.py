@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 import pandas as pd
 
-from .stats import bradley_terry, compare_pair, pairwise_wins
+from .stats import bradley_terry, compare_pair, pairwise_wins, result_counts
 from .tables import category_breakdown
 
 VERDICT_TIE = "not significant"
@@ -41,8 +42,9 @@ def shared_games(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
 
 def pair_table(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     """One row per pair of players: games, win rate of `a` against `b` with its
-    Wilson interval, mean score difference a − b with a paired bootstrap
-    interval, and a verdict that says when the difference is not significant."""
+    Wilson interval (a_win_rate, a_win_rate_low, a_win_rate_high), mean score
+    difference a − b with a paired bootstrap interval (mean_diff, mean_diff_low,
+    mean_diff_high), and a verdict that says when the difference is not significant."""
     keyed = with_game_key(frame)
     rows = []
     for a, b in combinations(players_of(keyed), 2):
@@ -53,22 +55,25 @@ def pair_table(frame: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
         better = a if result["mean_diff"] > 0 else b
         rows.append({
             "a": a, "b": b, "games": result["games"],
-            "a_win_rate": result["win_rate"], "win_low": result["win_low"], "win_high": result["win_high"],
-            "mean_diff": result["mean_diff"], "diff_low": result["diff_low"], "diff_high": result["diff_high"],
+            "a_win_rate": result["win_rate"], "a_win_rate_low": result["win_low"],
+            "a_win_rate_high": result["win_high"], "mean_diff": result["mean_diff"],
+            "mean_diff_low": result["diff_low"], "mean_diff_high": result["diff_high"],
             "verdict": f"{better} scores more" if result["significant"] else VERDICT_TIE,
         })
     return pd.DataFrame(rows)
 
 
 def win_matrix(pairs: pd.DataFrame, players: list[str]) -> pd.DataFrame:
-    """Row player's win rate against the column player, as 'rate [low, high]' text."""
-    matrix = pd.DataFrame("", index=players, columns=players)
+    """Row player's win rate against each column player, as numbers: for every
+    opponent X the columns X, X_low and X_high (the Wilson interval); a player
+    against itself, and a pair that never met, is missing (NA)."""
+    columns = [f"{player}{suffix}" for player in players for suffix in ("", "_low", "_high")]
+    matrix = pd.DataFrame(np.nan, index=pd.Index(players, name="row vs column"), columns=columns)
     for row in pairs.itertuples():
-        matrix.loc[row.a, row.b] = f"{row.a_win_rate:.3f} [{row.win_low:.3f}, {row.win_high:.3f}]"
-        matrix.loc[row.b, row.a] = f"{1 - row.a_win_rate:.3f} [{1 - row.win_high:.3f}, {1 - row.win_low:.3f}]"
-    for player in players:
-        matrix.loc[player, player] = "-"
-    matrix.index.name = "row vs column"
+        matrix.loc[row.a, [row.b, f"{row.b}_low", f"{row.b}_high"]] = (
+            row.a_win_rate, row.a_win_rate_low, row.a_win_rate_high)
+        matrix.loc[row.b, [row.a, f"{row.a}_low", f"{row.a}_high"]] = (
+            1 - row.a_win_rate, 1 - row.a_win_rate_high, 1 - row.a_win_rate_low)
     return matrix
 
 
@@ -79,8 +84,10 @@ def ratings(frame: pd.DataFrame) -> pd.DataFrame:
     """Bradley–Terry ratings with intervals, best first. When some player never
     lost (or never won) against the rest the maximum-likelihood ratings are
     infinite; then every pair that met gets 0.5 virtual wins each way, and the
-    `fit` column says so."""
+    `fit` column says so. `comparisons` counts each player's pairwise results
+    (an integer)."""
     wins = pairwise_wins(frame)
+    comparisons = result_counts(wins)
     try:
         table = bradley_terry(wins)
         table["fit"] = "maximum likelihood"
@@ -88,6 +95,7 @@ def ratings(frame: pd.DataFrame) -> pd.DataFrame:
         met = (wins + wins.T) > 0
         table = bradley_terry(wins + PSEUDO_WINS * met)
         table["fit"] = f"regularised (+{PSEUDO_WINS} win each way)"
+    table["comparisons"] = comparisons  # the games' results, not the virtual wins
     return table.sort_values("rating", ascending=False, kind="stable")
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..rules.data import PlanSpec
-from .formatting import format_table
+from .formatting import RATE_COLUMNS, format_table
 from .stats import paired_bootstrap_ci, wilson_interval
 
 OUTLIER_IQR = 1.5
@@ -73,7 +73,7 @@ def plan_metrics(trial: pd.DataFrame, spec: PlanSpec) -> dict:
                                          high=("high", "sum"))
     game_turns = trial.drop_duplicates("game").set_index("game")["turns"].astype(float)
     high_games = games["high"] > 0
-    row = {"deck": slot, "plan": spec.id, "points": f"{spec.points[0]}/{spec.points[1]}",
+    row = {"deck": slot, "plan": spec.id, "high_points": int(spec.points[0]), "low_points": int(spec.points[1]),
            "games": len(games), "player_games": len(trial)}
     _with_interval(row, "completion_rate", _rate(float(done.sum()), len(trial)))
     row["median_turn"] = float(completed_turns.median()) if len(completed_turns) else np.nan
@@ -103,8 +103,9 @@ def _vs_deck(trials: pd.DataFrame, table: pd.DataFrame, column: str) -> pd.DataF
 
 def flag_outliers(table: pd.DataFrame) -> pd.Series:
     """For each plan, the metrics more than 1.5 IQR from its deck's median
-    whose 95% interval also excludes that median: a flag is never noise."""
-    flags = pd.Series("", index=table.index)
+    whose 95% interval also excludes that median: a flag is never noise.
+    A plan with no flag is missing (NA), not an empty string."""
+    flags = pd.Series("", index=table.index, dtype=object)
     for _deck, block in table.groupby("deck"):
         for metric in FLAGGED_METRICS:
             values = block[metric]
@@ -118,7 +119,8 @@ def flag_outliers(table: pd.DataFrame) -> pd.Series:
                 flags[index] += f"high {metric}; "
             for index in block.index[low]:
                 flags[index] += f"low {metric}; "
-    return flags.str.rstrip("; ")
+    flags = flags.str.rstrip("; ")
+    return flags.where(flags != "", None).astype("string")
 
 
 def plan_balance_table(trials: pd.DataFrame, plans: dict[str, PlanSpec]) -> pd.DataFrame:
@@ -148,17 +150,19 @@ PRINTED = {
 
 def printed_tables(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The plan table as printed: two tables of text (rates and points; scores
-    and game length), every interval as 'value [low, high]', a plan nobody
-    completed says so instead of NaN."""
+    and game length), every interval as 'value [low, high]', rates in percent,
+    the values as 'high/low', a plan nobody completed says so instead of NaN."""
     shown = table.copy()
+    shown["points"] = [f"{high}/{low}" for high, low in zip(table["high_points"], table["low_points"])]
     shown["turns"] = [NEVER if np.isnan(m) else f"{m:g} [{q1:g}, {q3:g}]"
                       for m, q1, q3 in zip(table["median_turn"], table["turn_q1"], table["turn_q3"])]
-    missing = {"high_share": NEVER, "high_seats": "-"}
+    missing = {"high_share": NEVER, "high_seats": "-", "outlier": ""}
     out = {}
     for name, columns in PRINTED.items():
         keep = [name for column in columns
                 for name in (column, f"{column}_low", f"{column}_high") if name in shown.columns]
-        out[name] = format_table(shown[keep], 3, signed=("total_vs_deck", "turns_vs_deck"), missing=missing)
+        out[name] = format_table(shown[keep], 2, percent=RATE_COLUMNS, signed=("total_vs_deck", "turns_vs_deck"),
+                                 missing=missing)
     return out
 
 

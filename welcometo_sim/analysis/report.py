@@ -29,7 +29,7 @@ from ..config import bounded_yaml, read_bounded
 from ..sim.results import (OutputError, ResultsError, _write_atomically as write_atomically, read_manifest,
                            read_small_json, read_table)
 from . import plots
-from .formatting import format_table as text_table
+from .formatting import RATE_COLUMNS, format_table as text_table
 from .stats import mean_interval, rate_interval
 from ..config import WELCOME_TO
 from ..games.tables import summary_tables as any_game_tables
@@ -74,7 +74,7 @@ REPLAYS_CAPTION = ("The games of the highest and the lowest score, each as a pag
 RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win rate against b (lower rank wins, "
                      "a tie counts 1/2; Wilson interval) and the mean paired score difference a − b (the same "
                      "deal for both, t interval).")
-PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate", "completion_rate", "high_share")
+PERCENT_COLUMNS = RATE_COLUMNS
 SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
 TRANSPOSED = {"breakdown": "category"}
 """Tables shown with their columns as rows (one interval column per player)."""
@@ -393,10 +393,15 @@ def _saved_table(folder: Path, name: str) -> pd.DataFrame | None:
 
 
 def _plan_values(saved: pd.DataFrame | None) -> dict[str, tuple[int, int]]:
-    """Plan id -> (high, low) points: from the saved plans table's `points`
-    column ('8/4') when there is one, else from the bundled plan data."""
+    """Plan id -> (high, low) points: from the saved plans table's
+    `high_points` and `low_points` columns (or, in folders written before
+    those, its `points` text '8/4'), else from the bundled plan data."""
     values: dict[str, tuple[int, int]] = {}
-    if saved is not None and "points" in saved.columns:
+    if saved is not None and {"high_points", "low_points"} <= set(saved.columns):
+        for plan, high, low in zip(saved.index, saved["high_points"], saved["low_points"]):
+            if not (pd.isna(high) or pd.isna(low)):
+                values[str(plan)] = (int(high), int(low))
+    elif saved is not None and "points" in saved.columns:
         for plan, text in saved["points"].items():
             high, _, low = str(text).partition("/")
             if high.strip().lstrip("-").isdigit() and low.strip().lstrip("-").isdigit():
@@ -527,15 +532,20 @@ def _listed(value: Any, separator: str) -> str:
     return separator.join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
-def _interval_row(block: Any) -> dict:
-    """{value, value_low, value_high} from a tune file's {mean, low, high} (NaN where not a number)."""
-    block = block if isinstance(block, dict) else {}
+def _interval_row(tuning: dict, name: str) -> dict:
+    """{value, value_low, value_high} of the estimate `name` of a tune file's
+    `tuning` block: the fields name, name_low, name_high, or in files written
+    before those, a {mean, low, high} mapping (NaN where not a number)."""
+    block = tuning.get(name)
+    if isinstance(block, dict):
+        fields = {"": block.get("mean"), "_low": block.get("low"), "_high": block.get("high")}
+    else:
+        fields = {suffix: tuning.get(f"{name}{suffix}") for suffix in ("", "_low", "_high")}
 
-    def number(key: str) -> float:
-        value = block.get(key)
+    def number(value: Any) -> float:
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else np.nan
 
-    return {"value": number("mean"), "value_low": number("low"), "value_high": number("high")}
+    return {f"value{suffix}": number(value) for suffix, value in fields.items()}
 
 
 def tune_content(path: Path, by: str) -> Content:
@@ -554,7 +564,7 @@ def tune_content(path: Path, by: str) -> Content:
     flat = _flat(document["params"]) if isinstance(document.get("params"), dict) else []
     params = pd.DataFrame({"value": [str(v) for _, v in flat]},
                           index=pd.Index([k for k, _ in flat], name="parameter"))
-    result = pd.DataFrame([_interval_row(tuning.get("fresh_objective")), _interval_row(tuning.get("gain_over_start"))],
+    result = pd.DataFrame([_interval_row(tuning, "fresh_objective"), _interval_row(tuning, "gain_over_start")],
                           index=pd.Index(["objective of the best (fresh games)", "gain over the start"],
                                          name="measure"))
     sections = [Section("best parameters", f"Best of trial {tuning.get('best_trial')}; searched in: "

@@ -57,6 +57,7 @@ __all__ = [
     "bradley_terry",
     "pairwise_wins",
     "rating_table",
+    "result_counts",
     "compare_pair",
     "ELO_SCALE",
 ]
@@ -370,7 +371,8 @@ def bradley_terry(
       is exactly the covariance under the mean-zero constraint, so each
       interval is for a player's rating *relative to the field average*;
     - ``strength``: exp of the log-strength, geometric mean 1;
-    - ``comparisons``: pairwise results the player took part in.
+    - ``comparisons``: pairwise results the player took part in (integers
+      when the matrix holds whole results, as a tie adds 0.5 each way).
 
     Raises ``ValueError`` when the estimate would be infinite (some group of
     players never lost, or never won, against the rest) — see Hunter (2004),
@@ -388,6 +390,8 @@ def bradley_terry(
     covariance = np.linalg.pinv(information, hermitian=True)
     se = ELO_SCALE * np.sqrt(np.clip(np.diag(covariance), 0.0, None))
     rating = ELO_SCALE * theta
+    results = total.sum(axis=1)
+    whole = bool(np.all(results == np.rint(results)))
     return pd.DataFrame(
         {
             "rating": rating,
@@ -395,7 +399,7 @@ def bradley_terry(
             "rating_high": rating + z * se,
             "rating_se": se,
             "strength": np.exp(theta),
-            "comparisons": total.sum(axis=1),
+            "comparisons": results.astype(np.int64) if whole else results,
         },
         index=labels.rename("player"),
     )
@@ -428,6 +432,14 @@ def pairwise_wins(frame: pd.DataFrame) -> pd.DataFrame:
     return matrix
 
 
+def result_counts(wins: pd.DataFrame) -> pd.Series:
+    """Per player, the pairwise results it took part in, as integers: a win
+    matrix from :func:`pairwise_wins` holds whole results (a tie is half a
+    win each way), so each row plus column sums to a whole number."""
+    total = wins.to_numpy(dtype=float) + wins.to_numpy(dtype=float).T
+    return pd.Series(np.rint(total.sum(axis=1)).astype(np.int64), index=wins.index, name="comparisons")
+
+
 def rating_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Bradley–Terry ratings (see :func:`bradley_terry`) of the players of a
     result table, best first.
@@ -436,7 +448,9 @@ def rating_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     4-player game counts six times; the intervals therefore treat the pairs of
     one game as independent, which somewhat understates the uncertainty for
     multi-player games (they are exact in the model for 2-player games)."""
-    ratings = bradley_terry(pairwise_wins(frame), confidence=confidence)
+    wins = pairwise_wins(frame)
+    ratings = bradley_terry(wins, confidence=confidence)
+    ratings["comparisons"] = result_counts(wins)
     return ratings.sort_values("rating", ascending=False, kind="stable")
 
 

@@ -146,9 +146,10 @@ def _difference(values: pd.Series, baseline: pd.Series) -> tuple[float, float, f
     return paired_bootstrap_ci((both["v"] - both["b"]).to_numpy(), seed=BOOTSTRAP_SEED)
 
 
-def _change(diff: float, low: float, high: float) -> str:
+def _change(diff: float, low: float, high: float) -> str | None:
+    """What the difference's interval says, in words (None: no difference to judge)."""
     if math.isnan(low) or math.isnan(high):
-        return NO_CHANGE if not math.isnan(diff) else "-"
+        return NO_CHANGE if not math.isnan(diff) else None
     if low == high == diff == 0:
         return SAME
     if low > 0:
@@ -251,7 +252,7 @@ def _points_text(points: pd.DataFrame, width: int) -> str:
     wrapped 'point N: key=value; ...' paragraph per point."""
     from .formatting import table_text
 
-    text = table_text(points)
+    text = table_text(points, width=0)
     if max(map(len, text.splitlines())) <= width:
         return text
     lines = []
@@ -262,12 +263,13 @@ def _points_text(points: pd.DataFrame, width: int) -> str:
     return "\n".join(lines)
 
 
-def sweep_text(table: pd.DataFrame, digits: int = 2, width: int = 100) -> str:
+def sweep_text(table: pd.DataFrame, digits: int = 2, width: int | None = None) -> str:
     """The printed sweep: the grid points, then one narrow table per measure
     (estimate and difference to point 0, each with its 95% interval), every
-    line within `width` columns."""
-    from .formatting import table_text
+    line within `width` columns (default: the output's width)."""
+    from .formatting import output_width, table_text
 
+    width = output_width() if width is None else width
     parts = ["points", _points_text(points_table(table), width)]
     for measure in dict.fromkeys(table["measure"]):
         rows = measure_table(table, measure)
@@ -277,15 +279,19 @@ def sweep_text(table: pd.DataFrame, digits: int = 2, width: int = 100) -> str:
         rates = ("value", "diff") if kind == "rate" else ()
         unit = "share" if kind == "rate" else "mean"
         parts += ["", f"{measure} ({unit}; diff: paired difference to point 0)",
-                  table_text(printed, digits, percent=rates, signed=("diff",),
+                  table_text(printed, digits, width=width, percent=rates, signed=("diff",),
                              missing={"diff": BASELINE})]
     return "\n".join(parts)
 
 
 def sweep_document(table: pd.DataFrame, facts: dict[str, Any]) -> dict[str, Any]:
     """The sweep as one JSON-ready document: the facts of the run, the grid points
-    and the long table's rows (missing numbers as null)."""
+    and the long table's rows (missing numbers as null, each --set key's value
+    as the JSON value it was set to)."""
     points = [{"point": int(point), "set": {k: json.loads(v) for k, v in row.items()}}
               for point, row in points_table(table).iterrows()]
+    keys = setting_keys(table)
     records = json.loads(table.to_json(orient="records"))
+    for record in records:  # the set values as JSON values, not their text
+        record.update({key: json.loads(record[key]) for key in keys})
     return {**facts, "baseline": 0, "points": points, "rows": records}

@@ -24,9 +24,6 @@ BLOCK_COLUMNS = ("match", "skill", "forced_plan")
 """Columns of analysis tables whose blocks each number their games from 0."""
 MATCH_COLUMNS = ("rank", "player")
 """What the head-to-head tables need besides the summary columns."""
-PAIR_INTERVALS = {"win_low": "a_win_rate_low", "win_high": "a_win_rate_high",
-                  "diff_low": "mean_diff_low", "diff_high": "mean_diff_high"}
-"""The head-to-head table's bounds named as every other interval (X_low, X_high)."""
 
 
 def _group_key(frame: pd.DataFrame, by: str) -> str:
@@ -128,7 +125,7 @@ def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False)
     if "match" in frame.columns and {"rank", "player"} <= set(frame.columns):
         from .compare import pair_table
 
-        table = pair_table(frame, seed=0).rename(columns=PAIR_INTERVALS)
+        table = pair_table(frame, seed=0)
         tables["pairs"] = table.set_index(["a", "b"]) if not table.empty else table
     elif pairs and "rank" in frame.columns and frame["player"].nunique() > 1:
         tables["pairs"] = pair_differences(frame)

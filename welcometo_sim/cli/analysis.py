@@ -7,7 +7,6 @@ csv, json or parquet) for scripts.
 
 from __future__ import annotations
 
-import json
 import textwrap
 import time
 from pathlib import Path
@@ -18,7 +17,8 @@ import yaml
 
 from .. import analyses
 from ..analysis import balance as balancing
-from ..analysis.formatting import MAX_WIDTH, format_interval, format_table, table_text, text_blocks
+from ..analysis.formatting import (RATE_COLUMNS, format_interval, format_table, paragraph_width, table_text,
+                                   text_blocks)
 from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
@@ -27,34 +27,16 @@ from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
-from .common import (PERCENT_COLUMNS, TABLE_FORMATS, cli_progress, common_options, complete_config,
-                     complete_plan_setting, complete_strategy, fail, json_tables, output_folder, warn_random,
+from .common import (TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
+                     complete_strategy, fail, json_tables, json_text, output_folder, print_tables, warn_random,
                      write_tables)
 
 
 
-INTERVAL_BOUNDS = {"a_win_rate": ("win_low", "win_high"), "mean_diff": ("diff_low", "diff_high"),
-                   "objective": ("low", "high"), "vs_start": ("vs_low", "vs_high")}
-"""Columns whose 95% interval bounds have short names in the tables for scripts;
-printed, each triple is one 'value [low, high]' column."""
-
-
 def _print(tables: dict[str, pd.DataFrame]) -> None:
-    """The tables as text at most 100 columns wide: intervals merged, rates
-    in percent, differences signed, counts as integers."""
-    for name, table in tables.items():
-        click.echo(f"\n{name}")
-        click.echo(table_text(_named_intervals(table), 2, percent=PERCENT_COLUMNS,
-                              signed=("mean_diff", "vs_start")))
-
-
-def _named_intervals(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with the bounds of INTERVAL_BOUNDS renamed X_low and X_high."""
-    names = {}
-    for column, (low, high) in INTERVAL_BOUNDS.items():
-        if {column, low, high} <= set(table.columns):
-            names.update({low: f"{column}_low", high: f"{column}_high"})
-    return table.rename(columns=names)
+    """The tables as text as wide as the output: intervals merged, rates in
+    percent, differences signed, counts as integers, long labels shortened."""
+    print_tables(tables, as_csv=False, as_json=False, signed=("mean_diff", "vs_start"))
 
 
 def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None, fmt: str,
@@ -125,7 +107,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
     if result.sequential is not None:
         tables["looks"] = result.sequential.looks
     if as_json:
-        click.echo(json.dumps(compare_document(result), indent=2))
+        click.echo(json_text(compare_document(result)))
     else:
         if result.sequential is not None:
             _print_sequential(result.sequential)
@@ -164,7 +146,7 @@ def _print_sequential(sequential: analyses.Sequential) -> None:
     click.echo(textwrap.fill(f"sequential test of {a} against {b}: SPRT on the paired score difference, "
                              f"alpha {settings.alpha:g}, beta {settings.beta:g}, effect {settings.effect:g} "
                              f"points; a side decides at LLR >= {upper:.2f}, no difference when both are "
-                             f"<= {lower:.2f}", MAX_WIDTH, break_on_hyphens=False))
+                             f"<= {lower:.2f}", paragraph_width(), break_on_hyphens=False))
     click.echo(f"\nlooks\n{table_text(sequential.looks, 3, signed=('mean', 'llr_a', 'llr_b'))}")
     click.echo(f"\nverdict: {sequential.verdict} after {sequential.games} games")
 
@@ -208,7 +190,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
                                strategies=skills, results=results_dir, progress=progress)
     meta = {"command": "plans", "seed": spec.seed, "games_per_plan": games_per_plan, "skills": study.levels}
     if as_json:
-        click.echo(json.dumps({**meta, **json_tables(study.tables)}, indent=2))
+        click.echo(json_text({**meta, **json_tables(study.tables)}))
     else:
         for name, text in _plan_text(study).items():
             click.echo(f"\n{name}")
@@ -225,7 +207,8 @@ def _plan_text(study: analyses.PlanStudy) -> dict[str, pd.DataFrame]:
     levels = study.levels
     shown = {f"{name} ({levels[-1]})" if levels else name: text
              for name, text in printed_tables(study.plans).items()}
-    shown.update({name: format_table(t, 3, signed=("slope",)) for name, t in study.skill.items()})
+    shown.update({name: format_table(t, 2, percent=RATE_COLUMNS, signed=("slope",))
+                  for name, t in study.skill.items()})
     return shown
 
 
@@ -270,7 +253,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     warn_random(players)
     facts = table.attrs["facts"]
     if as_json:
-        click.echo(json.dumps(sweep_document(table, facts), indent=2))
+        click.echo(json_text(sweep_document(table, facts)))
     elif as_csv:
         click.echo(table.to_csv(index=False), nl=False)
     else:
@@ -331,11 +314,12 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
     fresh = f"best {len(result.finalists) - 1} and the start on {result.settings.fresh_games()} fresh games"
     if as_json:
         tables = json_tables({"trials": tuned.trials, "finalists": tuned.finalists})
-        click.echo(json.dumps({"command": "tune", **tuned.best, **tables, "file": str(path)}, indent=2))
+        click.echo(json_text({"command": "tune", **tuned.best, **tables, "file": str(path)}))
     else:
         click.echo(f"tune {spec_label(result.strategy)} against {', '.join(map(spec_label, result.opponents))}: "
                    f"objective {objective}, {games} games per trial, seed {result.seed}")
-        _print({"trials": tuned.trials, fresh: tuned.finalists})
+        _print({"trials": tuned.trials, fresh: tuned.finalists.assign(best=tuned.finalists["best"].map(
+            {True: "*", False: ""}))})
         gain, low, high = result.best.gain
         click.echo(f"\nbest: trial {result.best.trial.number}, {objective} {result.best.objective:.3f} on fresh "
                    f"games, {gain:+.3f} [{low:+.3f}, {high:+.3f}] against the start")
@@ -397,14 +381,35 @@ def _print_balance(balanced: analyses.Balancing, deck: int, config: str | None, 
     result = balanced.result
     click.echo(textwrap.fill(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan "
                              f"a round, seed {seed}, target {result.target:.2f} points per player-game "
-                             f"(each cell: high/low values: points per player-game)", MAX_WIDTH,
+                             f"(each cell: high/low values: points per player-game)", paragraph_width(),
                              break_on_hyphens=False))
-    click.echo(f"\nrounds\n{table_text(balanced.rounds, 2)}")
+    click.echo(f"\nrounds\n{text_blocks(rounds_text(balanced.rounds))}")
     click.echo(f"\nround {result.best.number} and the start on {balanced.settings.fresh_games()} fresh games per "
-               f"plan\n{table_text(balanced.confirmation, 2)}")
+               f"plan\n{table_text(confirmation_text(balanced.confirmation), 2)}")
     spread = balanced.confirmation.loc["spread (best - worst)"]
     click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
                f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")
+
+
+def rounds_text(rounds: pd.DataFrame) -> pd.DataFrame:
+    """The rounds table as printed: the spread, and per plan one cell
+    'high/low: points per player-game'."""
+    text = format_table(rounds[["spread"]], 2)
+    for plan in balancing.round_plans(rounds):
+        text[plan] = [f"{high}/{low}: {worth:.2f}" for high, low, worth in
+                      zip(rounds[f"{plan}.high_points"], rounds[f"{plan}.low_points"], rounds[f"{plan}.worth"])]
+    return text
+
+
+def confirmation_text(confirmation: pd.DataFrame) -> pd.DataFrame:
+    """The confirmation table with each side's values as one 'high/low' column
+    (empty on the spread row, which has none)."""
+    table = confirmation.copy()
+    for label in ("before", "after"):
+        high, low = table.pop(f"high_points_{label}"), table.pop(f"low_points_{label}")
+        table.insert(0 if label == "before" else table.columns.get_loc("after"), f"points_{label}",
+                     ["" if pd.isna(h) else f"{h}/{l}" for h, l in zip(high, low)])
+    return table
 
 
 def _print_balance_json(balanced: analyses.Balancing, deck: int, seed: int, path: Path) -> None:
@@ -415,7 +420,7 @@ def _print_balance_json(balanced: analyses.Balancing, deck: int, seed: int, path
                 "fresh_games": settings.fresh_games(), "target": result.target, "best_round": result.best.number,
                 **json_tables({"rounds": balanced.rounds, "confirmation": balanced.confirmation}),
                 "overrides": balanced.config.get("overrides", {}), "file": str(path)}
-    click.echo(json.dumps(document, indent=2))
+    click.echo(json_text(document))
 
 
 def _balanced_path(out: str | None, name: str, deck: int) -> Path:

@@ -6,6 +6,7 @@ Command modules import this one; it imports none of them."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -13,10 +14,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import click
+import numpy as np
 import pandas as pd
 from click.shell_completion import CompletionItem
 
-from ..analysis.formatting import table_text
+from ..analysis.formatting import RATE_COLUMNS, format_number, table_text
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from ..defaults import random_warning
 from ..rules.data import DEFAULT_DATA
@@ -51,30 +53,56 @@ def notice(message: str) -> None:
     click.echo(f"wtsim: {one_line(message)}", err=True)
 
 
-MAX_TEXT_WIDTH = 100
-"""Printed text is wrapped at the terminal's width, and at most this wide."""
-
-PERCENT_COLUMNS = ("win_rate", "share", "a_win_rate")
+PERCENT_COLUMNS = RATE_COLUMNS
 """Rates printed as percentages in text tables (scripts get the fractions)."""
+RATE_TABLES = ("win_rates",)
+"""Tables whose every number is a rate (row player's win rate against each column player)."""
 
 TRANSPOSED = {"breakdown": "category"}
 """Tables printed with their columns as rows (one interval column per player)."""
 
 
+def json_text(document: Any) -> str:
+    """A --json document as strict JSON: a number that is not finite (NaN,
+    infinity: an interval of too few games) is null, as in the tables, and
+    numpy numbers are plain numbers; `wtsim schema json COMMAND` describes
+    each command's document."""
+    return json.dumps(_plain_json(document), indent=2, allow_nan=False)
+
+
+def _plain_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(key): _plain_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_json(item) for item in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
 def json_tables(tables: dict[str, pd.DataFrame]) -> dict[str, Any]:
-    """Tables as JSON objects keyed by row label (a two-level label joined by ' vs ')."""
+    """Tables as JSON objects keyed by row label, every value a number, a
+    string, a boolean or null (missing). A two-level label is joined by
+    ' vs ' and each row also holds its parts under the levels' names (a
+    pair's `a` and `b`), so a script need not split the key."""
     payload = {}
     for name, table in tables.items():
         if isinstance(table.index, pd.MultiIndex):
-            table = table.set_axis([" vs ".join(map(str, i)) for i in table.index])
+            keys = [" vs ".join(map(str, label)) for label in table.index]
+            table = table.reset_index().set_axis(keys)
         payload[name] = json.loads(table.to_json(orient="index"))
     return payload
 
 
-def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -> None:
-    """Tables as text (rates in percent, intervals in brackets), CSV or one JSON object."""
+def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool,
+                 signed: tuple[str, ...] = ("mean_diff",)) -> None:
+    """Tables as text (see :func:`table_lines`), CSV or one JSON object."""
     if as_json:
-        click.echo(json.dumps(json_tables(tables), indent=2))
+        click.echo(json_text(json_tables(tables)))
         return
     for name, table in tables.items():
         if as_csv:
@@ -82,8 +110,53 @@ def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool) -
             click.echo(table.to_csv(float_format="%.4g"), nl=False)
         else:
             click.echo(f"\n{name}")
-            click.echo(table_text(table, 2, percent=PERCENT_COLUMNS, signed=("mean_diff",),
-                                  transpose=TRANSPOSED.get(name)))
+            click.echo(table_lines(name, table, signed))
+
+
+def table_lines(name: str, table: pd.DataFrame, signed: tuple[str, ...] = ("mean_diff",)) -> str:
+    """A table as the commands print it: as wide as the output allows, rates
+    in percent with one decimal, intervals in brackets, differences signed,
+    points to one decimal (ratings to two), long player labels shortened
+    with a legend under the table; a column with one value for every row (a
+    rating fit) is a line under the table, a verdict names who scores more."""
+    table, notes = _shared_columns(_scores_more(table), SHARED_COLUMNS.get(name, ()))
+    percent = table.columns if name in RATE_TABLES else PERCENT_COLUMNS
+    return table_text(table, TABLE_DIGITS.get(name, 1), percent=percent, signed=signed,
+                      transpose=TRANSPOSED.get(name), shorten=True, optional=OPTIONAL_COLUMNS.get(name, ()),
+                      notes=notes)
+
+
+TABLE_DIGITS = {"ratings": 2}
+"""Decimals of the printed tables other than one (a strength of 0.14 needs two)."""
+OPTIONAL_COLUMNS = {"scores": (("p10", "p90"), "std")}
+"""Columns a printed table leaves out, in this order, when the output is too narrow for it."""
+SHARED_COLUMNS = {"ratings": ("fit",), "pairs": ("games",), "scores": ("games",)}
+"""Columns printed as one line under the table when every row holds the same value
+(a round robin's pairs all play the same number of games)."""
+
+
+def _scores_more(table: pd.DataFrame) -> pd.DataFrame:
+    """A pairs table with its `verdict` printed as `scores_more`: the player
+    whose mean paired difference is clear of zero, or 'neither' (the words
+    of the verdict take a third of an 80-column line)."""
+    if "verdict" not in table.columns or not {"mean_diff_low", "mean_diff_high"} <= set(table.columns):
+        return table
+    a = table.index.get_level_values(0)
+    b = table.index.get_level_values(1)
+    low, high = table["mean_diff_low"].to_numpy(), table["mean_diff_high"].to_numpy()
+    better = [first if lo > 0 else second if hi < 0 else "neither"
+              for first, second, lo, hi in zip(a, b, low, high)]
+    return table.drop(columns="verdict").assign(scores_more=better)
+
+
+def _shared_columns(table: pd.DataFrame, columns: tuple[str, ...]) -> tuple[pd.DataFrame, list[str]]:
+    """The table without those of `columns` whose rows all agree, and a line for each."""
+    notes = []
+    for column in columns:
+        if column in table.columns and len(table) > 1 and table[column].nunique(dropna=False) == 1:
+            notes.append(f"{column} (every row): {format_number(table[column].iloc[0], whole=True)}")
+            table = table.drop(columns=column)
+    return table, notes
 
 
 def make_progress(total: int, quiet: bool) -> tuple[Callable[[int], None] | None, Any]:

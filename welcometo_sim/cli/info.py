@@ -4,7 +4,6 @@ results are written in."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import textwrap
 from typing import Any
@@ -13,7 +12,8 @@ import click
 from click.shell_completion import CompletionItem
 
 from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
-from .common import MAX_TEXT_WIDTH, fail, one_line
+from ..analysis.formatting import paragraph_width
+from .common import fail, json_text, one_line
 
 
 @click.command()
@@ -26,9 +26,9 @@ def strategies(as_json: bool) -> None:
     """
     entries = strategy_entries()
     if as_json:
-        click.echo(json.dumps(entries, indent=2))
+        click.echo(json_text(entries))
         return
-    width = min(MAX_TEXT_WIDTH, shutil.get_terminal_size().columns if sys.stdout.isatty() else MAX_TEXT_WIDTH)
+    width = paragraph_width()
     for name, entry in entries.items():
         click.echo(f"{name}  ({entry['ref']})")
         if "error" in entry:
@@ -42,25 +42,52 @@ def strategies(as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("document", type=click.Choice(["record", "table"]))
+@click.argument("document", type=click.Choice(["record", "table", "json"]))
+@click.argument("command", required=False, metavar="[COMMAND]",
+                shell_complete=lambda ctx, param, incomplete: complete_output_command(incomplete))
 @click.option("--game", default="welcome-to", show_default=True, metavar="GAME",
               shell_complete=lambda ctx, param, incomplete: complete_schema_game(incomplete),
               help="Whose formats: welcome-to or shake-that-city.")
-def schema(document: str, game: str) -> None:
-    """Print the format of game records or of the result table, as JSON.
+def schema(document: str, command: str | None, game: str) -> None:
+    """Print the format of game records, of the result table or of a command's --json output, as JSON.
 
     `record`: the JSON Schema (draft 2020-12) of one line of records.jsonl.
     `table`: the result table's columns in order with their pandas dtypes.
     Both carry their format version (docs/RECORDS.md). Shake That City's
     records and tables differ from Welcome To's: pick them with --game.
-    """
-    from ..schemas import UnknownSchemaGame, record_schema, table_schema
+    `json COMMAND`: the JSON Schema (draft 2020-12) of what `wtsim COMMAND
+    --json` prints (run, summarize, compare, plans, sweep, tune, balance,
+    strategies): numbers are JSON numbers, missing ones null, and every 95%
+    interval is the fields X, X_low and X_high.
 
+    \b
+    Examples:
+      wtsim schema record --game shake-that-city
+      wtsim schema json compare > compare.schema.json
+    """
+    from ..schemas import OUTPUT_COMMANDS, UnknownSchemaGame, output_schema, record_schema, table_schema
+
+    if document == "json":
+        if command not in OUTPUT_COMMANDS:
+            given = f"got {command!r}" if command else "none given"
+            fail(f"schema json: name the command ({', '.join(OUTPUT_COMMANDS)}); {one_line(given)}")
+        click.echo(json.dumps(output_schema(command), indent=2))
+        return
+    if command is not None:
+        fail(f"schema {document}: takes no COMMAND, got {one_line(repr(command))} "
+             f"(the --json schemas: wtsim schema json COMMAND)")
     try:
         document_json = record_schema(game) if document == "record" else table_schema(game)
     except UnknownSchemaGame as exc:
         fail(one_line(str(exc)))
     click.echo(json.dumps(document_json, indent=2))
+
+
+def complete_output_command(incomplete: str) -> list[CompletionItem]:
+    """The commands with a --json schema whose name starts with what is typed."""
+    from ..schemas import OUTPUT_COMMANDS
+
+    return [CompletionItem(command) for command in OUTPUT_COMMANDS if command.startswith(incomplete)]
 
 
 def complete_schema_game(incomplete: str) -> list[CompletionItem]:

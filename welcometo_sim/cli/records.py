@@ -16,7 +16,8 @@ from ..games.records import render as render_game_record
 from ..rules.replay import RecordFormatError, ReplayError, disagreements, replay
 from ..rules.sheet import render_sheet
 from ..sim.results import OutputError
-from .common import MAX_TEXT_WIDTH, fail
+from ..analysis.formatting import paragraph_width
+from .common import fail
 
 
 MAX_RECORD_BYTES = 64 << 20
@@ -141,8 +142,8 @@ def _show_record(record: dict, turn: int | None) -> None:
 
 
 def _fitted(line: str) -> str:
-    """A long line of `show` wrapped at MAX_TEXT_WIDTH, continued indented."""
-    return textwrap.fill(line, MAX_TEXT_WIDTH, subsequent_indent="    ", break_long_words=False,
+    """A long line of `show` wrapped at the output's width (at most 100), continued indented."""
+    return textwrap.fill(line, paragraph_width(), subsequent_indent="    ", break_long_words=False,
                          break_on_hyphens=False)
 
 

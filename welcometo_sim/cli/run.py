@@ -22,8 +22,8 @@ from ..rules.game import StrategyError
 from ..sim.guard import signal_received
 from ..sim.isolated import WorkerLost
 from ..sim.results import ERRORS_FILE, OutputError, choose_format, read_errors, read_manifest
-from .common import (EXIT_STRATEGY_ERROR, EXIT_USER_ERROR, complete_config, fail, json_tables, make_progress,
-                     notice, one_line, print_tables)
+from .common import (EXIT_STRATEGY_ERROR, EXIT_USER_ERROR, complete_config, fail, json_tables, json_text,
+                     make_progress, notice, one_line, print_tables)
 
 
 # What a resumed run keeps from its saved config and manifest (the options that would change the games).
@@ -167,7 +167,7 @@ def run_document(output: RunOutput, by: str) -> dict[str, Any]:
 
 def _report_run(output: RunOutput, what: str, shown: Shown) -> None:
     if shown.as_json:
-        click.echo(json.dumps(run_document(output, shown.by), indent=2))
+        click.echo(json_text(run_document(output, shown.by)))
         return
     if shown.quiet:
         click.echo(str(output.folder))
@@ -240,7 +240,7 @@ def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
     errored = _errored_games(Path(results_dir))
     if as_json:
         payload = json_tables(tables)
-        click.echo(json.dumps({**payload, "errored_games": errored}, indent=2))
+        click.echo(json_text({**payload, "errored_games": errored}))
         return
     print_tables(tables, as_csv, as_json=False)
     if errored and as_csv:

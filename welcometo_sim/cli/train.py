@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
+from ..analysis.formatting import format_number
 from ..config import ConfigError, load_config
 from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
                               new_state, train)
@@ -125,6 +126,6 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     last = state.curve[-1]
     click.echo(f"trained {state.games} games in {state.seconds:.0f} s; last evaluation at {last['games']} games: "
                f"mean {last['mean_score']:.1f} [{last['ci_low']:.1f}, {last['ci_high']:.1f}], "
-               f"{last['refusal_end_share']:.0%} of games ended on refusals")
+               f"{format_number(last['refusal_end_share'], percent=True)} of games ended on refusals")
     click.echo(f"{folder / WEIGHTS}, {folder / CURVE}, {folder / CURVE_PLOT}")
     click.echo(f"the same weights from scratch: {state.reproduce(state.config, folder)}")

@@ -11,9 +11,14 @@ against (docs/RECORDS.md describes them in words), for each game:
   ``welcometo-sim/shake-that-city/table/1``; made from the column list the
   writer itself uses, so the two cannot drift apart.
 
+- `output_schema`: the JSON Schema (draft 2020-12) of what a command prints
+  with ``--json`` (``json-<command>.schema.json``, one per command that has
+  ``--json``). Every number in those documents is a JSON number (a missing
+  one null), every 95% interval the fields ``X``, ``X_low``, ``X_high``.
+
 Each carries its format version: a change of a field's meaning gets a new one.
 ``wtsim schema record`` and ``wtsim schema table`` print them (``--game``
-picks the game).
+picks the game); ``wtsim schema json COMMAND`` prints a command's.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ TABLE_FORMAT = TABLE_FORMATS[DEFAULT_GAME]
 NULLABLE_DTYPES = ("Int16",)
 """Dtypes whose columns may be empty (a plan never completed has no turn)."""
 SCHEMA_GAMES = tuple(RECORD_SCHEMA_FILES)
+OUTPUT_COMMANDS = ("run", "summarize", "compare", "plans", "sweep", "tune", "balance", "strategies")
+"""The commands with --json, each with a shipped schema of its document."""
 
 
 class UnknownSchemaGame(ValueError):
@@ -57,6 +64,15 @@ def record_schema(game: str = DEFAULT_GAME) -> dict[str, Any]:
     return json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
 
 
+def output_schema(command: str) -> dict[str, Any]:
+    """The JSON Schema of `wtsim COMMAND --json`'s document, as shipped (read
+    fresh each call). Raises ValueError naming the commands for another name."""
+    if command not in OUTPUT_COMMANDS:
+        raise ValueError(f"no --json schema for command {command!r} (known: {', '.join(OUTPUT_COMMANDS)})")
+    text = resources.files(__name__).joinpath(f"json-{command}.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 def table_schema(game: str = DEFAULT_GAME) -> dict[str, Any]:
     """`game`'s result table columns in the order they are written: name, pandas
     dtype and whether the column may hold missing values."""
@@ -66,5 +82,5 @@ def table_schema(game: str = DEFAULT_GAME) -> dict[str, Any]:
     return {"format": TABLE_FORMATS[game], "columns": columns}
 
 
-__all__ = ["SCHEMA_GAMES", "TABLE_FORMAT", "TABLE_FORMATS", "UnknownSchemaGame", "record_schema",
-           "table_schema"]
+__all__ = ["OUTPUT_COMMANDS", "SCHEMA_GAMES", "TABLE_FORMAT", "TABLE_FORMATS", "UnknownSchemaGame",
+           "output_schema", "record_schema", "table_schema"]
