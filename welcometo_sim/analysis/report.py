@@ -449,6 +449,29 @@ def _plan_decks(trials: pd.DataFrame) -> dict[str, int]:
     return decks
 
 
+def with_outliers(points: pd.DataFrame, saved: pd.DataFrame | None, skills: Any = None) -> pd.DataFrame:
+    """`points` with an `outlier` column ('' for none): the flags `wtsim plans`
+    printed (its saved table, of the strongest skill level in a skill trace),
+    and for a level that table does not cover, the same rule
+    (:func:`.plan_balance.flag_outliers`) applied to that level's rows."""
+    from .plan_balance import flag_outliers
+
+    printed = None
+    if saved is not None and "outlier" in saved.columns:
+        printed = saved["outlier"].fillna("").astype(str)
+        printed.index = printed.index.astype(str)
+    levels = points.groupby("skill", sort=False) if "skill" in points else [(None, points)]
+    strongest = (list(skills) if isinstance(skills, (list, tuple)) and skills else [None])[-1]
+    flags = pd.Series("", index=points.index, dtype=object)
+    for level, block in levels:
+        if printed is not None and (level is None or str(level) == str(strongest)):
+            flags[block.index] = block["plan"].astype(str).map(printed).fillna("").to_numpy()
+        else:
+            computed = flag_outliers(block.set_index("plan"))
+            flags[block.index] = computed.reindex(block["plan"]).fillna("").to_numpy()
+    return points.assign(outlier=flags)
+
+
 def plans_content(folder: Path, by: str) -> Content:
     """A `wtsim plans --out` folder: points per player-game per plan with
     intervals, small multiples per deck, and the saved plan table."""
@@ -460,6 +483,7 @@ def plans_content(folder: Path, by: str) -> Content:
     points = plan_points_table(trials, _plan_values(saved))
     if points.empty:
         raise ResultsError(f"{folder}: no plan of the results is known (no plans table, not a bundled plan)")
+    points = with_outliers(points, saved, meta.get("skills"))
     facts = [("analysis", "wtsim plans"), ("seed", str(meta.get("seed", "unknown"))),
              ("games per plan", str(meta.get("games_per_plan", "unknown"))),
              ("plans", str(points["plan"].nunique())), ("strategies", _strategies(trials)),
