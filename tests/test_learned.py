@@ -264,6 +264,9 @@ def test_a_short_training_measurably_improves_on_the_untrained_start(tmp_path):
     gain = np.array([a[0] for a in after]) - np.array([b[0] for b in before])
     assert gain.mean() > 5 and gain.mean() - 2 * gain.std(ddof=1) / np.sqrt(len(gain)) > 0
     assert (tmp_path / "curve.csv").read_text().startswith("games,seconds,mean_score")
+    image = pytest.importorskip("matplotlib.image")
+    height, width = image.imread(tmp_path / "curve.png").shape[:2]
+    assert width > 2 * height  # the report's two-panel learning curve, legends under the panels
 
 
 # --------------------------------------------------------- weights file

@@ -147,7 +147,9 @@ def test_show_html_writes_the_page_next_to_the_records(records_file, capsys):
     code, out, err = wtsim(["show", str(records_file), "--game", "0", "--html"], capsys)
     assert code == 0, err
     assert out.strip() == str(records_file.parent / "game-0.html")
-    assert embedded((records_file.parent / "game-0.html").read_text(encoding="utf-8"))["start"] == 0
+    view = embedded((records_file.parent / "game-0.html").read_text(encoding="utf-8"))
+    # without --turn the page opens on the finished game, beside its final breakdown
+    assert view["start"] == view["end"]["turn"] == view["states"][-1]["turn"] == recorded()["end"]["turn"]
 
 
 def test_show_html_out_and_turn(records_file, tmp_path, capsys):

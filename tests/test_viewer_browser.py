@@ -5,26 +5,21 @@ the final breakdown is the record's score block."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
+from browser import chromium, needs_chromium
 from welcometo_sim.games import load_game
 from welcometo_sim.games.shake_that_city.game import boards_at
 from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.rules.replay import replay
 from welcometo_sim.viewer import write_html
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                reason="no Chromium binary and chromedriver on PATH (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -34,16 +29,8 @@ def record() -> dict:
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1200"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def opened(browser, record: dict, folder, name: str = "game.html"):
@@ -136,7 +123,7 @@ def test_shake_that_city_boards_step_round_by_round(browser, tmp_path):
     record = load_game("shake-that-city").play(["greedy", "random"], 4).record
     driver = opened(browser, record, tmp_path)
     body = driver.find_element(By.TAG_NAME, "body")
-    body.send_keys(*[Keys.ARROW_RIGHT] * 5)
+    body.send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * 5)
     assert body.get_attribute("data-turn") == "5"
     for seat, board in enumerate(boards_at(record, 5)):
         drawn = driver.execute_script(
@@ -153,3 +140,26 @@ def test_shake_that_city_boards_step_round_by_round(browser, tmp_path):
 def test_a_page_written_with_a_start_turn_opens_there(browser, record, tmp_path):
     browser.get(write_html(record, tmp_path / "game.html", start=3).resolve().as_uri())
     assert_drawn_as_replayed(browser, record, 3)
+
+
+def test_a_page_opens_on_the_finished_game_beside_its_final_score(browser, record, tmp_path):
+    driver = opened(browser, record, tmp_path, "end.html")
+    end = record["end"]["turn"]
+    assert_drawn_as_replayed(driver, record, end)
+    slider = driver.find_element(By.ID, "turn")
+    assert slider.get_attribute("value") == slider.get_attribute("max") == str(len(record["turns"]))
+    assert driver.find_element(By.ID, "turn-label").text == f"turn {end} of {end}"
+    panel = driver.find_element(By.ID, "final-panel")
+    assert panel.get_attribute("data-final") == "now" and "ahead" not in panel.get_attribute("class")
+    assert panel.find_element(By.TAG_NAME, "h2").text == "Final score"
+
+
+def test_stepping_back_dims_the_final_score_and_says_which_turn_the_sheets_show(browser, record, tmp_path):
+    driver = opened(browser, record, tmp_path, "back.html")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    assert_drawn_as_replayed(driver, record, 0)
+    panel = driver.find_element(By.ID, "final-panel")
+    assert panel.get_attribute("data-final") == "ahead" and "ahead" in panel.get_attribute("class")
+    assert float(panel.value_of_css_property("opacity")) < 1
+    heading = panel.find_element(By.TAG_NAME, "h2").text
+    assert heading == f"Final score (at the end, after turn {record['end']['turn']}; the sheets show the start)"

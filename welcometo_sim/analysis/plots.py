@@ -81,8 +81,11 @@ def _check_rows(frame: pd.DataFrame) -> None:
         raise ValueError("the result table has no rows to plot")
 
 
-def score_distribution_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
-    """Violin (density) and box (quartiles, median) of final scores per group; diamonds mark means."""
+def score_distribution_figure(frame: pd.DataFrame, by: str = "player") -> Any:
+    """The score violins as a matplotlib Figure (see :func:`score_distribution_plot`).
+
+    The y axis spans the scores (with a margin), not zero: scores sit far from
+    zero, and a 0-based axis squashed every violin into the top of the figure."""
     key = _group_key(frame, by)
     _check_rows(frame)
     groups = _group_order(frame, key)
@@ -112,16 +115,32 @@ def score_distribution_plot(frame: pd.DataFrame, path: str | os.PathLike, by: st
     ax.legend(handles=[Patch(facecolor="#a0c4e4", edgecolor="#4e79a7", label="distribution (density)"),
                        Line2D([], [], color="#e15759", linewidth=2, label="median (box: quartiles)"),
                        Line2D([], [], marker="D", color="black", linestyle="none", label="mean")],
-              loc="best", fontsize=8, framealpha=0.9)
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, framealpha=0.9)
     ax.set_xticks(positions, [f"{_label(g, key)}\n(n={len(v)})" for g, v in zip(groups, samples)])
     ax.set_xlim(0.4, len(groups) + 0.6)
-    ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
+    low, high = score_limits(np.concatenate(samples))
+    if low < 0 < high:
+        ax.axhline(0, color="#999999", linewidth=0.8, zorder=0)
+    ax.set_ylim(low, high)
     ax.grid(axis="y", alpha=0.3)
     ax.set_xlabel(key)
     ax.set_ylabel("final score (points)")
     ax.set_title(f"Final score distribution per {key}")
     fig.tight_layout()
-    return _save(fig, path)
+    return fig
+
+
+def score_limits(values: np.ndarray) -> tuple[float, float]:
+    """The y range of a score figure: the lowest to the highest score with a 6%
+    margin each side (at least 2 points, so that a constant score still shows)."""
+    low, high = float(np.min(values)), float(np.max(values))
+    margin = max(0.06 * (high - low), 2.0)
+    return low - margin, high + margin
+
+
+def score_distribution_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
+    """Violin (density) and box (quartiles, median) of final scores per group; diamonds mark means."""
+    return _save(score_distribution_figure(frame, by), path)
 
 
 def category_breakdown_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
@@ -266,64 +285,78 @@ def _plan_decks(frame: pd.DataFrame) -> dict[str, int]:
     return decks
 
 
-def plan_completion_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
-    """One panel per group: for each plan id in play, the cumulative share of the
-    group's player-games (with that plan in play) that completed it by turn t.
-    Colour tells plans of a deck apart, the line style tells the deck."""
+def plan_colors(plans: list[str]) -> dict[str, Any]:
+    """A distinct colour for each plan of one deck (tab10, tab20 past ten plans),
+    the same in every panel so a plan is followed down a column by its colour."""
+    import matplotlib
+
+    palette = matplotlib.colormaps["tab10" if len(plans) <= 10 else "tab20"].colors
+    return {plan: palette[i % len(palette)] for i, plan in enumerate(plans)}
+
+
+def plan_completion_figure(frame: pd.DataFrame, by: str = "player") -> Any:
+    """The plan completion curves as a matplotlib Figure (see :func:`plan_completion_plot`).
+
+    One small panel per group (row) and plan deck (column): a deck has at most
+    a handful of plans in play, so each line gets its own colour, and each
+    column's legend, below it, names the colours once for every group."""
     key = _group_key(frame, by)
     _check_rows(frame)
     frame = keyed(frame)
     curves = plan_completion_curves(frame, by)
     groups = _group_order(frame, key)
     decks = _plan_decks(frame)
-    plans = [p for p in decks if p in set(curves["plan"])]
-    ncols = min(len(groups), 3)
-    nrows = -(-len(groups) // ncols)
-    fig = _new_figure(4.6 * ncols + 0.6, 3.9 * nrows + 0.7)
-    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
-    import matplotlib
+    in_play = set(curves["plan"])
+    columns = sorted({deck for plan, deck in decks.items() if plan in in_play}) or [1]
+    fig = _new_figure(3.7 * len(columns) + 1.2, 2.5 * len(groups) + 2.2)
+    axes = fig.subplots(len(groups), len(columns), squeeze=False, sharex=True, sharey=True)
     from matplotlib.ticker import MaxNLocator
 
-    palette = [*matplotlib.colormaps["tab10"].colors, "black", "#aec7e8"]
-    linestyles = {1: "-", 2: "--", 3: ":"}
-    style: dict[str, tuple[Any, str]] = {}
-    position = {deck: 0 for deck in linestyles}
-    for plan in plans:
-        deck = decks[plan]
-        style[plan] = (palette[position[deck] % len(palette)], linestyles.get(deck, "-."))
-        position[deck] += 1
-    handles: dict[str, Any] = {}
-    for index, group in enumerate(groups):
-        ax = axes[index // ncols][index % ncols]
-        sub = curves[curves[key] == group]
-        for plan, lines in sub.groupby("plan", sort=False):
-            color, linestyle = style[plan]
-            (line,) = ax.step(lines["turn"], lines["share"] * 100, where="post", color=color,
-                              linestyle=linestyle, linewidth=1.7, label=f"n°{decks[plan]} {plan}")
-            handles.setdefault(plan, line)
-        if sub.empty:
-            ax.text(0.5, 0.5, "no plans in play", transform=ax.transAxes, ha="center", va="center")
-        games = frame.loc[frame[key] == group, "game"].nunique()
-        ax.set_title(f"{_label(group, key)} ({games} games)", fontsize=10)
-        ax.grid(alpha=0.3)
-        ax.set_ylim(-2, 102)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if index % ncols == 0:
-            ax.set_ylabel("share completed (%)")
-        if index + ncols >= len(groups):  # lowest panel of its column
-            ax.set_xlabel("turn")
-            ax.tick_params(labelbottom=True)
-    for index in range(len(groups), nrows * ncols):
-        axes[index // ncols][index % ncols].set_visible(False)
-    fig.suptitle("Plan completion: share of player-games with the plan in play\n"
-                 "that completed it by turn t", fontsize=11)
-    fig.tight_layout(rect=(0, 0, 1, 0.98))
-    if handles:
-        # to the right of the panels; bbox_inches="tight" keeps it inside the image
-        fig.legend(handles=[handles[p] for p in plans if p in handles], loc="upper left",
-                   bbox_to_anchor=(1.0, 0.93), fontsize=7.5, title="plan (deck, id)",
-                   title_fontsize=8)
-    return _save(fig, path)
+    for col, deck in enumerate(columns):
+        plans = [plan for plan, d in decks.items() if d == deck and plan in in_play]
+        colors = plan_colors(plans)
+        for row, group in enumerate(groups):
+            ax = axes[row][col]
+            sub = curves[(curves[key] == group) & curves["plan"].isin(plans)]
+            for plan in plans:
+                lines = sub[sub["plan"] == plan]
+                if not lines.empty:
+                    ax.step(lines["turn"], lines["share"] * 100, where="post", color=colors[plan],
+                            linewidth=1.6, label=plan)
+            if sub.empty:
+                ax.text(0.5, 0.5, "no plans in play", transform=ax.transAxes, ha="center", va="center",
+                        fontsize=8, color="#555555")
+            ax.grid(alpha=0.3)
+            ax.set_ylim(-2, 102)
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            if row == 0:
+                ax.set_title(f"plans n°{deck}", fontsize=10)
+            if col == 0:
+                games = frame.loc[frame[key] == group, "game"].nunique()
+                ax.set_ylabel(f"{_label(group, key)} ({games} games)\ncompleted (%)", fontsize=9)
+        bottom = axes[-1][col]
+        bottom.set_xlabel("turn")
+        if plans:
+            bottom.legend(handles=[_line(colors[p], p) for p in plans], loc="upper center",
+                          bbox_to_anchor=(0.5, -0.32), ncol=2, fontsize=7.5, frameon=False,
+                          title=f"plan n°{deck}", title_fontsize=8)
+    fig.suptitle("Plan completion: share of player-games with the plan in play that completed it by "
+                 f"turn t\n(rows: {key}; columns: plan deck)", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def _line(color: Any, label: str) -> Any:
+    """A legend entry for a line of this colour."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], color=color, linewidth=1.6, label=label)
+
+
+def plan_completion_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
+    """For each group and plan deck, the cumulative share of the group's
+    player-games (with that plan in play) that completed each plan by turn t."""
+    return _save(plan_completion_figure(frame, by), path)
 
 
 # ------------------------------------------------------------ analysis figures
@@ -331,38 +364,79 @@ def plan_completion_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str =
 SKILL_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2")
 
 
-def plan_balance_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Small multiples, one panel per deck: each plan's points per player-game
-    with its 95% interval (error bar), best first, and the deck's average as a
-    dashed line; one colour per skill level when the table has a `skill` column.
+OUTLIER_COLOR = "#d62728"
 
-    ``table`` has columns deck, plan, points_per_game, points_per_game_low,
-    points_per_game_high (and optionally skill)."""
+
+def plan_balance_figure(table: pd.DataFrame) -> Any:
+    """The plan balance small multiples as a matplotlib Figure (see
+    :func:`plan_balance_plot`). Every deck shares one x scale, so a plan's
+    worth reads the same in every panel; a plan flagged in ``outlier`` gets a
+    red ring, a red label and its flag written under it."""
     if table.empty:
         raise ValueError("no plans to plot")
     decks = sorted(table["deck"].unique())
     skills = list(dict.fromkeys(table["skill"])) if "skill" in table else [None]
     heights = [table.loc[table["deck"] == d, "plan"].nunique() for d in decks]
-    fig = _new_figure(4.3 * len(decks) + 1.0, max(3.0, 0.32 * max(heights) + 1.6))
-    axes = fig.subplots(1, len(decks), squeeze=False)[0]
+    fig = _new_figure(4.3 * len(decks) + 1.0, max(3.0, 0.42 * max(heights) + 1.8))
+    axes = fig.subplots(1, len(decks), squeeze=False, sharex=True)[0]
     for ax, deck in zip(axes, decks):
         _plan_panel(ax, table[table["deck"] == deck], skills)
         ax.set_title(f"deck {deck}", fontsize=10)
         ax.set_xlabel("points per player-game")
-    if skills != [None]:
-        axes[-1].legend(title="skill", fontsize=8, title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.suptitle("Plan balance: points per player-game with 95% intervals (dashed: deck average)",
-                 fontsize=11)
+        ax.tick_params(labelbottom=True)
+    axes[0].set_xlim(*balance_limits(table))
+    handles = [_line(SKILL_COLORS[k % len(SKILL_COLORS)], str(skill)) for k, skill in enumerate(skills)
+               if skill is not None]
+    if flagged(table).any():
+        from matplotlib.lines import Line2D
+
+        handles.append(Line2D([], [], marker="o", markersize=10, markerfacecolor="none", linestyle="none",
+                              markeredgecolor=OUTLIER_COLOR, markeredgewidth=1.8, label="outlier (flag below)"))
+    if handles:
+        axes[-1].legend(handles=handles, title="skill" if skills != [None] else None, fontsize=8,
+                        title_fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle("Plan balance: points per player-game with 95% intervals (dashed: deck average; "
+                 "one scale for every deck)", fontsize=11)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    return _save(fig, path)
+    return fig
+
+
+def flagged(table: pd.DataFrame) -> pd.Series:
+    """Whether each row has an outlier flag (an `outlier` column with text; '', NA or none is no flag)."""
+    if "outlier" not in table:
+        return pd.Series(False, index=table.index)
+    return table["outlier"].fillna("").astype(str).str.strip() != ""
+
+
+def balance_limits(table: pd.DataFrame) -> tuple[float, float]:
+    """The x range every deck's panel shares: from the lowest interval end (or
+    estimate) to the highest, with a 5% margin."""
+    columns = [c for c in ("points_per_game", "points_per_game_low", "points_per_game_high") if c in table]
+    values = table[columns].to_numpy(dtype=float)
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    margin = max(0.05 * (high - low), 0.1)
+    return low - margin, high + margin
+
+
+def plan_balance_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Small multiples, one panel per deck: each plan's points per player-game
+    with its 95% interval (error bar), best first, and the deck's average as a
+    dashed line; one colour per skill level when the table has a `skill` column;
+    outliers (an `outlier` column with text) marked.
+
+    ``table`` has columns deck, plan, points_per_game, points_per_game_low,
+    points_per_game_high (and optionally skill and outlier)."""
+    return _save(plan_balance_figure(table), path)
 
 
 def _plan_panel(ax: Any, block: pd.DataFrame, skills: list) -> None:
     order = (block.groupby("plan")["points_per_game"].mean().sort_values().index.tolist())
     y = {plan: i for i, plan in enumerate(order)}
     step = 0.6 / max(len(skills), 1)
+    marks = flagged(block)
     for k, skill in enumerate(skills):
-        rows = block if skill is None else block[block["skill"] == skill]
+        chosen = block["plan"].notna() if skill is None else block["skill"] == skill
+        rows = block[chosen]
         offset = (k - (len(skills) - 1) / 2) * step
         ys = np.array([y[p] for p in rows["plan"]]) + offset
         values = rows["points_per_game"].to_numpy(dtype=float)
@@ -371,22 +445,67 @@ def _plan_panel(ax: Any, block: pd.DataFrame, skills: list) -> None:
         ax.errorbar(values, ys, xerr=np.nan_to_num(np.vstack([low, high])), fmt="o", markersize=4,
                     capsize=2.5, color=SKILL_COLORS[k % len(SKILL_COLORS)],
                     label=None if skill is None else str(skill))
+        outliers = marks[chosen].to_numpy()
+        if outliers.any():
+            ax.scatter(values[outliers], ys[outliers], s=130, facecolors="none", edgecolors=OUTLIER_COLOR,
+                       linewidths=1.8, zorder=4, label="outlier")
+            for value, y_at, flag in zip(values[outliers], ys[outliers], rows.loc[marks[chosen], "outlier"]):
+                ax.annotate(str(flag).replace("_", " "), (value, y_at), xytext=(0, -8), textcoords="offset points", ha="center",
+                            va="top", fontsize=6.5, color=OUTLIER_COLOR)
     ax.axvline(block["points_per_game"].mean(), color="#777777", linestyle="--", linewidth=1)
     ax.set_yticks(range(len(order)), order, fontsize=7.5)
+    flagged_plans = set(block.loc[marks, "plan"])
+    for label in ax.get_yticklabels():
+        if label.get_text() in flagged_plans:
+            label.set_color(OUTLIER_COLOR)
+            label.set_fontweight("bold")
     ax.set_ylim(-0.7, len(order) - 0.3)
     ax.grid(axis="x", alpha=0.3)
 
 
-def sweep_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """Small multiples, one panel per measure of a long sweep table: the estimate
-    at each grid point with its 95% interval as a band, and the baseline (point 0)
-    as a dashed line."""
+SWEEP_TICK_CHARS = 22
+"""A swept value longer than this is shortened on the x axis (the report's
+points table holds every value in full)."""
+
+
+def _short(value: Any) -> str:
+    """A swept value for a tick: as written, or shortened with '…' (a list keeps
+    its first three and last two items)."""
+    text = str(value)
+    if len(text) <= SWEEP_TICK_CHARS:
+        return text
+    items = text.split(", ")
+    if len(items) > 5:
+        return ", ".join([*items[:3], "…", *items[-2:]])
+    keep = (SWEEP_TICK_CHARS - 1) // 2
+    return text[:keep] + "…" + text[-keep:]
+
+
+def sweep_axis(table: pd.DataFrame) -> tuple[str, dict[int, str]]:
+    """(axis label, tick label per grid point) of a long sweep table: the swept
+    key's name and each point's value; with several keys, the names joined by
+    ' / ' and each point's values in the same order."""
+    from .sweep import setting_keys
+
+    keys = setting_keys(table)
+    points = table.drop_duplicates("point").set_index("point").sort_index()
+    if not keys:
+        return "grid point", {int(point): str(point) for point in points.index}
+    ticks = {int(point): " / ".join(_short(row[key]) for key in keys) for point, row in points.iterrows()}
+    return " / ".join(keys), ticks
+
+
+def sweep_figure(table: pd.DataFrame) -> Any:
+    """The sweep curves as a matplotlib Figure (see :func:`sweep_plot`); the x
+    axis names the swept key and each tick the value swept there."""
     measures = list(dict.fromkeys(table["measure"]))
     if not measures:
         raise ValueError("the sweep table has no measures")
+    axis_label, ticks = sweep_axis(table)
+    long_ticks = max(map(len, ticks.values())) * len(ticks) > 36
     ncols = min(3, len(measures))
     nrows = -(-len(measures) // ncols)
-    fig = _new_figure(4.2 * ncols, 3.0 * nrows + 0.6)
+    fig = _new_figure(4.2 * ncols, (3.6 if long_ticks else 3.1) * nrows + 0.6)
     axes = fig.subplots(nrows, ncols, squeeze=False)
     for index, measure in enumerate(measures):
         ax = axes[index // ncols][index % ncols]
@@ -401,25 +520,34 @@ def sweep_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
         ax.plot(x, values, marker="o", color="#4e79a7", linewidth=1.6)
         ax.axhline(values[0], color="#777777", linestyle="--", linewidth=1)
         ax.set_title(measure, fontsize=9)
-        ax.set_xticks(x)
+        ax.set_xticks(x, [ticks[int(point)] for point in x], fontsize=7.5,
+                      rotation=25 if long_ticks else 0, ha="right" if long_ticks else "center")
+        ax.set_xlim(x.min() - 0.3, x.max() + 0.3)
         ax.set_ylabel("%" if rate else "mean", fontsize=8)
+        ax.set_xlabel(axis_label, fontsize=8)
         ax.grid(alpha=0.3)
-        if index // ncols == nrows - 1 or index + ncols >= len(measures):
-            ax.set_xlabel("grid point")
     for index in range(len(measures), nrows * ncols):
         axes[index // ncols][index % ncols].set_visible(False)
-    fig.suptitle("Sweep: each measure per grid point with its 95% interval (dashed: point 0)", fontsize=11)
+    fig.suptitle("Sweep: each measure per swept value with its 95% interval (dashed: the baseline, the first "
+                 "value)", fontsize=11)
     fig.tight_layout(rect=(0, 0, 1, 0.96))
-    return _save(fig, path)
+    return fig
 
 
-def learning_curve_plot(curve: pd.DataFrame, path: str | os.PathLike) -> Path:
-    """The learning curve of a training folder: the evaluation mean score with its
-    95% interval (band) against training games, and beside it the share of
-    evaluation games ended by refusals and their mean length."""
+def sweep_plot(table: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Small multiples, one panel per measure of a long sweep table: the estimate
+    at each grid point with its 95% interval as a band, and the baseline (point 0)
+    as a dashed line."""
+    return _save(sweep_figure(table), path)
+
+
+def learning_curve_figure(curve: pd.DataFrame) -> Any:
+    """The learning curve as a matplotlib Figure (see :func:`learning_curve_plot`).
+    Each panel's legend sits under it, outside the axes, so no line or band
+    is hidden behind one; the right panel's two y axes share one legend."""
     if curve.empty:
         raise ValueError("the learning curve has no points")
-    fig = _new_figure(11.0, 4.2)
+    fig = _new_figure(11.0, 4.8)
     left, right = fig.subplots(1, 2)
     games = curve["games"].to_numpy(dtype=float)
     if {"ci_low", "ci_high"} <= set(curve.columns):
@@ -430,25 +558,39 @@ def learning_curve_plot(curve: pd.DataFrame, path: str | os.PathLike) -> Path:
     left.set_ylabel("evaluation mean score (points)")
     left.set_title("Evaluation score", fontsize=10)
     left.grid(alpha=0.3)
-    left.legend(fontsize=8, loc="lower right")
+    _legend_below(left, left.get_legend_handles_labels()[0])
+    handles = []
     if "refusal_end_share" in curve:
-        right.plot(games, curve["refusal_end_share"] * 100, marker="o", markersize=3.5, color="#e15759",
-                   label="games ended by refusals (%)")
+        handles += right.plot(games, curve["refusal_end_share"] * 100, marker="o", markersize=3.5,
+                              color="#e15759", label="games ended by refusals (%)")
     right.set_ylim(-2, 102)
     right.set_ylabel("ended by refusals (%)")
     right.set_xlabel("training games")
     if "mean_turns" in curve:
         turns = right.twinx()
-        turns.plot(games, curve["mean_turns"], marker="s", markersize=3.5, color="#59a14f",
-                   label="mean game length (turns)")
+        handles += turns.plot(games, curve["mean_turns"], marker="s", markersize=3.5, color="#59a14f",
+                              label="mean game length (turns)")
         turns.set_ylabel("mean game length (turns)")
-        turns.legend(fontsize=8, loc="center right")
-    right.legend(fontsize=8, loc="upper right")
+    if handles:
+        _legend_below(right, handles)
     right.set_title("How evaluation games end", fontsize=10)
     right.grid(alpha=0.3)
     fig.suptitle("Learning curve", fontsize=11)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    return _save(fig, path)
+    return fig
+
+
+def _legend_below(ax: Any, handles: list) -> Any:
+    """A one-row legend under the axes' x label, outside the plotting area."""
+    return ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=len(handles),
+                     fontsize=8, frameon=False)
+
+
+def learning_curve_plot(curve: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """The learning curve of a training folder: the evaluation mean score with its
+    95% interval (band) against training games, and beside it the share of
+    evaluation games ended by refusals and their mean length."""
+    return _save(learning_curve_figure(curve), path)
 
 
 def interval_plot(rows: pd.DataFrame, path: str | os.PathLike, title: str, xlabel: str) -> Path:

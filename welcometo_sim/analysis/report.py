@@ -15,6 +15,7 @@ import base64
 import html
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -76,6 +77,8 @@ RUN_PAIRS_CAPTION = ("Each pair of players over the games both played: a's win r
                      "deal for both, t interval).")
 PERCENT_COLUMNS = RATE_COLUMNS
 SIGNED_COLUMNS = ("mean_diff", "diff", "gain")
+OWN_INDEX = ("breakdown", "endings")
+"""Summary tables whose index is the report's own words (score categories, end reasons)."""
 TRANSPOSED = {"breakdown": "category"}
 """Tables shown with their columns as rows (one interval column per player)."""
 
@@ -106,6 +109,9 @@ class Section:
     missing: dict[str, str] = field(default_factory=dict)
     signed: tuple[str, ...] = SIGNED_COLUMNS
     transpose: str | None = None
+    names: bool = True
+    """Whether the index holds names a user chose (players, strategies, plans):
+    those are escaped in full in Markdown; the report's own labels are not."""
 
 
 @dataclass
@@ -140,6 +146,9 @@ def format_table(table: pd.DataFrame, percent: tuple[str, ...] = PERCENT_COLUMNS
 
 
 MARKDOWN_SPECIAL = frozenset("\\`*_{}[]()<>#+!|~&")
+NAME_FACTS = frozenset({"run", "players", "strategies", "strategy", "opponents", "start", "folder", "file"})
+"""Header facts that hold names a user chose (run, players, strategies, files):
+written with :func:`markdown_text`, every special character escaped."""
 
 
 def markdown_text(value: Any) -> str:
@@ -150,16 +159,54 @@ def markdown_text(value: Any) -> str:
     return "".join("\\" + c if c in MARKDOWN_SPECIAL else c for c in text)
 
 
+ALWAYS_ESCAPED = frozenset("\\`*<>&|~")
+"""Characters that act wherever they stand in a line (code, emphasis, HTML,
+entities, table cells, strikethrough)."""
+_NUMBER = r"[+\-−]?(?:\d+(?:\.\d+)?|inf)%?"
+_NUMBER_LIST = re.compile(rf"\[ ?{_NUMBER}(?:, ?{_NUMBER})* ?\](?![(\[:])")
+"""'[83.38, 91.22]', '[+6.75, +14.69]', '[64.6%, 85.6%]', '[0,1,3]': brackets
+around numbers that cannot start a link (no link follows, and the report
+defines no link references)."""
+
+
+def markdown_plain(value: Any) -> str:
+    """Text the report writes itself (numbers with their intervals, dates,
+    captions, column names) as Markdown with only the escapes it needs, so the
+    raw file reads '87.30 [83.38, 91.22]', not '87.30 \\[83.38, 91.22\\]'.
+
+    Safe for any text that does not open a line (as every use here): the
+    characters that act anywhere are escaped; '_' only where it could open or
+    close emphasis (not between two letters or digits); brackets unless they
+    hold only numbers (an interval, a list); '(' right after ']' (so no inline link forms).
+    '+', '#', '(' , '!' and the rest act only at a line's start or after '['."""
+    text = " ".join(str(value).splitlines())
+    kept = {i for match in _NUMBER_LIST.finditer(text) for i in (match.start(), match.end() - 1)}
+    out = []
+    for i, char in enumerate(text):
+        escape = (char in ALWAYS_ESCAPED or (char in "[]" and i not in kept)
+                  or (char == "_" and not _between_word_characters(text, i))
+                  or (char == "(" and i > 0 and text[i - 1] == "]"))
+        out.append("\\" + char if escape else char)
+    return "".join(out)
+
+
+def _between_word_characters(text: str, i: int) -> bool:
+    return 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+
+
 def markdown_table(section: Section | pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no tabulate needed): index first, numbers right-aligned."""
+    """A GitHub-flavoured Markdown table (no tabulate needed): index first, numbers right-aligned.
+    The index (player, strategy, plan names) is escaped as names are; the header
+    and the cells, numbers the report formatted, get only the escapes they need."""
     section = section if isinstance(section, Section) else Section("", "", section)
     text = format_table(section.table, section.percent, section.missing, section.signed, section.transpose)
-    esc = markdown_text
-    header = [esc(text.index.name or ""), *(esc(c) for c in text.columns)]
+    plain = markdown_plain
+    header = [plain(text.index.name or ""), *(plain(c) for c in text.columns)]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join([":---", *["---:"] * len(text.columns)]) + "|"]
     for index, row in text.iterrows():
-        lines.append("| " + " | ".join([esc(index), *(esc(v) for v in row)]) + " |")
+        name = markdown_text(index) if section.names else plain(index)
+        lines.append("| " + " | ".join([name, *(plain(v) for v in row)]) + " |")
     return "\n".join(lines)
 
 
@@ -338,7 +385,8 @@ def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
 def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:
     tables = any_game_tables(frame, by, pairs="pairs" in names)
     captions = {**TABLE_CAPTIONS, **({"pairs": RUN_PAIRS_CAPTION} if "match" not in frame else {})}
-    return [Section(name, captions[name].format(by=by), tables[name], transpose=TRANSPOSED.get(name))
+    return [Section(name, captions[name].format(by=by), tables[name], transpose=TRANSPOSED.get(name),
+                    names=name not in OWN_INDEX)
             for name in names if name in tables]
 
 
@@ -454,6 +502,29 @@ def _plan_decks(trials: pd.DataFrame) -> dict[str, int]:
     return decks
 
 
+def with_outliers(points: pd.DataFrame, saved: pd.DataFrame | None, skills: Any = None) -> pd.DataFrame:
+    """`points` with an `outlier` column ('' for none): the flags `wtsim plans`
+    printed (its saved table, of the strongest skill level in a skill trace),
+    and for a level that table does not cover, the same rule
+    (:func:`.plan_balance.flag_outliers`) applied to that level's rows."""
+    from .plan_balance import flag_outliers
+
+    printed = None
+    if saved is not None and "outlier" in saved.columns:
+        printed = saved["outlier"].fillna("").astype(str)
+        printed.index = printed.index.astype(str)
+    levels = points.groupby("skill", sort=False) if "skill" in points else [(None, points)]
+    strongest = (list(skills) if isinstance(skills, (list, tuple)) and skills else [None])[-1]
+    flags = pd.Series("", index=points.index, dtype=object)
+    for level, block in levels:
+        if printed is not None and (level is None or str(level) == str(strongest)):
+            flags[block.index] = block["plan"].astype(str).map(printed).fillna("").to_numpy()
+        else:
+            computed = flag_outliers(block.set_index("plan"))
+            flags[block.index] = computed.reindex(block["plan"]).fillna("").to_numpy()
+    return points.assign(outlier=flags)
+
+
 def plans_content(folder: Path, by: str) -> Content:
     """A `wtsim plans --out` folder: points per player-game per plan with
     intervals, small multiples per deck, and the saved plan table."""
@@ -465,6 +536,7 @@ def plans_content(folder: Path, by: str) -> Content:
     points = plan_points_table(trials, _plan_values(saved))
     if points.empty:
         raise ResultsError(f"{folder}: no plan of the results is known (no plans table, not a bundled plan)")
+    points = with_outliers(points, saved, meta.get("skills"))
     facts = [("analysis", "wtsim plans"), ("seed", str(meta.get("seed", "unknown"))),
              ("games per plan", str(meta.get("games_per_plan", "unknown"))),
              ("plans", str(points["plan"].nunique())), ("strategies", _strategies(trials)),
@@ -570,7 +642,7 @@ def tune_content(path: Path, by: str) -> Content:
     sections = [Section("best parameters", f"Best of trial {tuning.get('best_trial')}; searched in: "
                         f"{_listed(tuning.get('ranges'), '; ')}.", params),
                 Section("result", "On fresh games, with 95% paired bootstrap intervals.", result, percent=(),
-                        signed=("value",))]
+                        signed=("value",), names=False)]
     figure = Figure("tune.png", lambda out: plots.interval_plot(result, out, "Tuning result on fresh games",
                                                                  f"objective: {tuning.get('objective')}"),
                     "Tuning result", "The best parameters' objective and their gain over the start, on fresh "
@@ -635,19 +707,20 @@ BUILDERS: dict[str, Callable[[Path, str], Content]] = {
 
 def _markdown(content: Content, by: str | None) -> str:
     parts = [f"# {markdown_text(content.title)}", ""]
-    parts += [f"- **{label}**: {markdown_text(value)}" for label, value in content.facts]
+    parts += [f"- **{label}**: {(markdown_text if label in NAME_FACTS else markdown_plain)(value)}"
+              for label, value in content.facts]
     if by:
         parts.append(f"- **grouped by**: {by}")
     parts += ["", "## Tables", ""]
     for section in content.sections:
-        parts += [f"### {markdown_text(section.name)}", "", markdown_text(section.caption), "",
+        parts += [f"### {markdown_plain(section.name)}", "", markdown_plain(section.caption), "",
                   markdown_table(section), ""]
     parts += ["## Figures", ""]
     for figure in content.figures:
         parts += [f"### {figure.heading}", "", f"![{figure.heading}]({figure.file_name})", "", figure.caption, ""]
     if content.pages:
         parts += ["## Game replays", "", REPLAYS_CAPTION, ""]
-        parts += [f"- [{markdown_text(page.label)}]({page.file_name})" for page in content.pages]
+        parts += [f"- [{markdown_plain(page.label)}]({page.file_name})" for page in content.pages]
         parts.append("")
     return "\n".join(parts)
 

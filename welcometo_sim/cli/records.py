@@ -82,7 +82,7 @@ def show(records: str, game: int, turn: int | None, as_html: bool, out: str | No
     """Render the sheets of a recorded game as text, at its end or after a turn.
 
     With --html, write one HTML page of the whole game (opening after --turn,
-    if given) that draws every sheet turn by turn, and print its path.
+    by default on the last turn) that draws every sheet turn by turn, and print its path.
     """
     if out is not None and not as_html:
         fail("--out goes with --html (the text goes to stdout)")

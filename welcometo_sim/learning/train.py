@@ -238,7 +238,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     if state.weights.shape != (layout.size,):
         raise TrainingError("the checkpoint's weights do not fit this code's feature layout")
     per_round = settings.shards * settings.round_games
-    _pyplot()  # imported now, not in a save an interrupt may cut short
+    _plots()  # imported now, not in a save an interrupt may cut short
     started = time.monotonic()
     start_seconds = state.seconds
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
@@ -321,37 +321,28 @@ def _save(state: TrainingState, folder: Path, layout, command: str, code_version
     _write_curve(state.curve, folder, plot)
 
 
-def _pyplot():
-    """matplotlib's pyplot on the file backend, or None without matplotlib."""
+def _plots():
+    """The report's figure module (:mod:`welcometo_sim.analysis.plots`) when
+    matplotlib is installed, else None: `curve.png` is the same learning curve
+    figure as `wtsim report` draws of the folder."""
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+        from ..analysis import plots
+
+        plots.require_matplotlib()
+    except ImportError:  # plots.PlotDependencyError is one
         return None
-    return plt
+    return plots
 
 
 def _write_curve(curve: list[dict], folder: Path, plot: bool = True) -> None:
     lines = [",".join(CURVE_COLUMNS)]
     lines += [",".join(str(row[c]) for c in CURVE_COLUMNS) for row in curve]
     (folder / CURVE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    plt = _pyplot() if plot else None
-    if plt is None:
-        return
-    games = [row["games"] for row in curve]
-    figure, axis = plt.subplots(figsize=(7, 4))
-    axis.plot(games, [row["mean_score"] for row in curve], marker="o", markersize=3, label="mean score")
-    axis.fill_between(games, [row["ci_low"] for row in curve], [row["ci_high"] for row in curve], alpha=0.25,
-                      label="95% interval")
-    axis.set_xlabel("training games")
-    axis.set_ylabel("mean score of the evaluation games")
-    axis.set_title("learned: learning curve")
-    axis.grid(alpha=0.3)
-    axis.legend(loc="lower right")
-    figure.tight_layout()
-    figure.savefig(folder / CURVE_PLOT, dpi=110)
-    plt.close(figure)
+    plots = _plots() if plot and curve else None
+    if plots is not None:
+        import pandas as pd
+
+        plots.learning_curve_plot(pd.DataFrame(curve, columns=list(CURVE_COLUMNS)), folder / CURVE_PLOT)
 
 
 def load_state(folder: Path) -> TrainingState:

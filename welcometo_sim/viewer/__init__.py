@@ -145,7 +145,7 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     """Everything the page draws, computed by replaying the record: the state
     after each turn (index 0: the empty sheets), the turns, the plans, the
     players and the final breakdown; the page opens after turn `start`
-    (default: before the first turn). Raises ViewerError for a record of
+    (default: the last turn, where the sheets and the final breakdown agree). Raises ViewerError for a record of
     another game, and the replay's RecordFormatError or ReplayError for a
     record that does not replay."""
     game = record.get("game") if isinstance(record, Mapping) else None
@@ -156,7 +156,8 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     states = [replay(record, until_turn=turn) for turn in [0] + turns]
     final = states[-1]
     return {
-        "kind": "welcome-to", "game": game, "seed": str(record.get("seed")), "start": start or 0, "variant": dict(record["variant"]),
+        "kind": "welcome-to", "game": game, "seed": str(record.get("seed")),
+        "start": opening_turn(start, turns), "variant": dict(record["variant"]),
         "players": [dict(p) for p in record["players"]],
         "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in final.plans],
         "layout": _layout(final.variant.data),
@@ -173,8 +174,16 @@ def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     if isinstance(record, Mapping) and record.get("game") == "shake-that-city":
         from .shake import shake_view
 
-        return {**shake_view(record), "start": start or 0}
+        view = shake_view(record)
+        return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
     return game_view(record, start)
+
+
+def opening_turn(start: int | None, turns: list[int]) -> int:
+    """The turn a page opens after: `start` when given, else the game's last
+    turn, so that a page first shows the finished sheets beside their final
+    breakdown rather than empty sheets beside the final score."""
+    return start if start is not None else (turns[-1] if turns else 0)
 
 
 def _template() -> str:
