@@ -59,3 +59,17 @@ def test_the_site_is_strict_and_generates_the_command_reference():
     assert config["strict"] is True
     assert "mkdocs-click" in config["markdown_extensions"]
     assert "::: mkdocs-click" in (DOCS / "cli-reference.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_is_a_front_door():
+    """At most 250 lines, with the two set-up commands as .ci/run runs them,
+    and a link to every page of the manual."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    assert "pip install -e . && wtsim run\n" in readme
+    assert "pip install -e '.[test]' && python -m pytest\n" in readme
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -e '.[test]'\npython -m pytest\n" in ci
+    for page in DOCS.glob("*.md"):
+        if page.name != "index.md":
+            assert f"](docs/{page.name}" in readme, f"the README does not link docs/{page.name}"
