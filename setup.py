@@ -48,8 +48,8 @@ are when the C compiler runs (a source may change in between)."""
 C_FOLDER = HERE / "build" / "cython"
 
 BUILD_MINUTES = "1 to 2 minutes on two free cores"
-"""How long compiling the engine takes on an idle machine (measured: see the
-README's set-up section)."""
+"""How long compiling the engine takes on an idle machine (measured: see
+docs/install.md, "Building the compiled engine")."""
 
 
 def announce(message: str) -> None:

@@ -30,7 +30,7 @@ candidate (the shortlisted writes with their best effect use, and a refusal
 when one is allowed) is drawn with probability proportional to
 exp(value / temperature), from the seat's seeded generator. Several seats
 of this strategy at one table then play different games on the same cards
-(at 0, the default, they play the same game). The README quotes the
+(at 0, the default, they play the same game). docs/configs.md quotes the
 strength it costs.
 
 Every weight is a parameter, so configs (and `wtsim tune`) can change them::

@@ -281,34 +281,34 @@ def test_a_policy_that_cannot_be_loaded_is_one_line(tmp_path):
         PolicyStrategy.check_params({"policy": "welcometo_sim.envs.encoding:N_OFFERS"})
 
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+RL_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
 
-def readme_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("## Reinforcement learning\n", 1)[1].split("\n## ", 1)[0]
+def rl_page() -> str:
+    """The manual's page on the RL environments."""
+    return RL_PAGE.read_text(encoding="utf-8")
 
 
-def readme_table(header: str) -> dict[str, tuple[int, str]]:
-    """name -> (first, size) of the README table whose header starts with `header`."""
-    table = readme_section().split(f"| {header} |", 1)[1].split("\n\n", 1)[0]
+def rl_page_table(header: str) -> dict[str, tuple[int, str]]:
+    """name -> (first, size) of the RL page's table whose header starts with `header`."""
+    table = rl_page().split(f"| {header} |", 1)[1].split("\n\n", 1)[0]
     return {name: (int(first), size) for name, first, size in
             re.findall(r"^\| `(\w+)` \| (\d+) \| ([\w·]+) \|", table, flags=re.M)}
 
 
-def test_the_readme_tables_give_the_base_layout():
+def test_the_manual_tables_give_the_base_layout():
     layout = layout_for(DEFAULT_DATA, 2)
     fields = {f.name: (f.start, str(f.size)) for f in layout.fields.values()}
     fields["public"] = (fields["public"][0], "6·players")
-    assert readme_table("block") == {b.name: (b.start, str(b.size)) for b in layout.blocks.values()}
-    assert readme_table("field") == fields
-    assert f"`Discrete({layout.n_actions})`" in readme_section()
-    assert f"({layout.n_observations} entries for two players" in readme_section()
+    assert rl_page_table("block") == {b.name: (b.start, str(b.size)) for b in layout.blocks.values()}
+    assert rl_page_table("field") == fields
+    assert f"`Discrete({layout.n_actions})`" in rl_page()
+    assert f"({layout.n_observations} entries for two players" in rl_page()
 
 
-def test_the_readme_example_trains_and_seats_a_policy(tmp_path, monkeypatch):
+def test_the_manual_example_trains_and_seats_a_policy(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    train, bots = re.findall(r"```python\n(.*?)```", readme_section(), flags=re.S)
+    train, bots = re.findall(r"```python\n(.*?)```", rl_page(), flags=re.S)
     assert "range(300)" in train
     exec(train.replace("range(300)", "range(2)"), {})
     namespace: dict = {}

@@ -45,7 +45,7 @@ FUZZ = settings(derandomize=True, deadline=None, max_examples=100, database=None
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 FEW = settings(FUZZ, max_examples=25)  # commands that play several games per example
 
-# The README's what-if example: every overrides section, and a deck-2 plan of its own.
+# The what-if example of docs/configs.md: every overrides section, and a deck-2 plan of its own.
 OVERRIDES_CONFIG = {
     "name": "what-if",
     "players": ["random", {"strategy": "greedy", "params": {"shortlist": 2}}],

@@ -21,7 +21,8 @@ from welcometo_sim.cli.common import json_tables
 from welcometo_sim.config import ConfigError
 
 CONFIG = {"games": 4, "seed": 5, "players": ["greedy", "random"]}
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+API_PAGE = ROOT / "docs" / "api.md"
 
 
 @pytest.fixture
@@ -138,20 +139,18 @@ def test_compare_json_is_the_only_thing_on_stdout_of_the_real_command(tmp_path):
     assert "tables written to" in proc.stderr
 
 
-def readme_examples() -> list[str]:
-    """The Python blocks of the README's "Python API" section."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+def api_page_examples() -> list[str]:
+    """The Python blocks of the manual's "Python API" page."""
+    return re.findall(r"```python\n(.*?)```", API_PAGE.read_text(encoding="utf-8"), flags=re.S)
 
 
-def test_the_readme_examples_run(tmp_path, monkeypatch):
-    examples = readme_examples()
+def test_the_api_page_examples_run(tmp_path, monkeypatch):
+    examples = api_page_examples()
     assert len(examples) >= 5
-    monkeypatch.chdir(README.parent)
+    monkeypatch.chdir(ROOT)
     namespace: dict = {}
     for code in examples:
-        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
+        exec(compile(code, "docs/api.md", "exec"), namespace)  # noqa: S102
 
 
 def test_progress_true_draws_a_tqdm_bar(capsys):

@@ -1,4 +1,4 @@
-"""Strategy loading, parameters, answer checking, and the README's example strategy."""
+"""Strategy loading, parameters, answer checking, and the example strategy of docs/strategies.md."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_file_and_module_references_load_the_same_class(bot_file, monkeypatch):
     assert issubclass(from_module, Strategy)
 
 
-def test_readme_example_strategy_plays_in_parallel_workers(bot_file, tmp_path):
+def test_the_manual_example_strategy_plays_in_parallel_workers(bot_file, tmp_path):
     """A strategy loaded from a file must also load inside joblib workers, and
     the table must not depend on the number of workers."""
     raw = {"games": 6, "seed": 3, "players": [f"{bot_file}:LowestFirst", "random"]}

@@ -27,7 +27,7 @@ class WelcomeToEnv(SessionOwner, AECEnv):
     """Welcome To as an AEC environment.
 
     Observations: ``{"observation": float32 vector, "action_mask": int8 vector}``
-    (fields in README "Reinforcement learning"; `layout.fields` lists them).
+    (fields in docs/rl.md; `layout.fields` lists them).
     Actions: one Discrete(`layout.n_actions`). Rewards: each step, every
     seat's change of score (so a seat's rewards add up to its final score).
     `reset(seed=s)` plays the game `play_game` plays with seed s. An action
