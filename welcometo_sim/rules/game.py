@@ -528,6 +528,7 @@ class GameState:
         self._unused_without_claims: list[list | None] = [None] * n_players
         self._view_variant = sealed_variant(variant)
         self._expert = variant.expert
+        self._advanced = variant.advanced
         # Every seat's strategy gets plan cards of its own.
         self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(n_players)]
         self._view: GameView | None = None
@@ -547,7 +548,14 @@ class GameState:
         decision = self.decision
         if decision is None:
             raise IllegalAnswer("apply", "the game is over")
-        kind = decision.kind
+        kind = decision[1]
+        if kind == "play":  # the most frequent question first
+            options = decision[2]
+            index = match_option(answer, options)
+            if index < 0:
+                raise IllegalAnswer("choose_play", f"answered an illegal {shown(answer)} to choose_play")
+            self._after_play(options[index])
+            return
         if kind == "deal":
             self._begin_turn()
             return
@@ -644,7 +652,9 @@ class GameState:
         self._seat = seat
         sheet = self._sheet = self.sheets[seat]
         self._offers = offers = self.deck.offers(seat)
-        release_view(self._view)
+        old = self._view
+        if old is not None:
+            _SOURCES.pop(id(old), None)
         self._view = self._new_view(seat, offers[:])
         action = self._action = {
             "seat": seat, "roundabout": None, "refusal": False, "number_from": None,
@@ -652,10 +662,16 @@ class GameState:
             "plans": [], "reshuffle": False,
         }
         self._play_made: Play | None = None
-        if self.variant.advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
+        if self._advanced and sheet.n_roundabouts < sheet.data.max_roundabouts:
             self._ask("roundabout", [*sheet.roundabout_options(), None])
+            return
+        plays: list[Play | None] = legal_plays(sheet, offers)  # type: ignore[assignment]
+        if plays:
+            if not must_play(plays):  # type: ignore[arg-type]
+                plays.append(None)
+            self.decision = _new_tuple(Decision, (seat, "play", plays, self._view))
         else:
-            self._to_play()
+            self._after_play(None)
 
     def _ask(self, kind: str, options: list) -> None:
         self.decision = _new_tuple(Decision, (self._seat, kind, options, self._view))
