@@ -52,7 +52,7 @@ def _budget(games: int | None, seconds: float | None) -> None:
 @click.option("--rate-after", "rate_after", multiple=True, metavar="GAMES:RATE",
               help="From GAMES training games on, learn at RATE (repeatable; may be added on --resume).")
 @click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
-@click.option("--eval-every", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--eval-every", type=click.IntRange(min=1, max=10**9), default=2000, show_default=True,
               help="Training games between two points of the learning curve.")
 @click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
               help="Evaluation games per point of the learning curve (the same seeds every time).")
