@@ -18,12 +18,14 @@ result depends on the seed and the shard count only, never on `--jobs`
 ``k * shards * round_games`` to ``(k + 1) * shards * round_games``; a budget
 that ends inside a round makes that round partial (game `g` goes to shard
 ``g % shards`` as in a whole round), so a training plays exactly the games
-asked for, and a whole number of rounds trains as it always did. Game `i` of the training
+asked for. The checkpoint then keeps the round open (its starting weights
+and each shard's own), and a resumed training finishes it: stopping at any
+budget and resuming trains the same weights as one straight run. Game `i` of the training
 is seeded by ``game_seed(seed, i)``; evaluation games by ``game_seed(seed,
 EVAL_OFFSET + i)``, the same at every evaluation point.
 
 A training folder holds `checkpoint.npz` (float64 weights, games played,
-settings: enough to resume exactly), `weights.npz` (the model file that
+settings, an open round: enough to resume exactly), `weights.npz` (the model file that
 `learned:weights=...` plays), `curve.csv` and `curve.png` (the learning
 curve: evaluation games' mean score every `eval_every` training games).
 Weights that stop being finite stop the training (one line); a checkpoint
@@ -116,6 +118,19 @@ class TrainSettings:
 
 
 @dataclass
+class OpenRound:
+    """A round that a budget stopped inside: the games it started at, its
+    starting weights, and each shard's own weights so far (indices where
+    they differ from the starting ones, and their values). A resumed
+    training finishes the round from there, so stopping anywhere and
+    resuming trains the same weights as one straight run."""
+
+    games: int
+    weights: np.ndarray
+    shards: list[tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass
 class TrainingState:
     settings: TrainSettings
     weights: np.ndarray
@@ -126,6 +141,8 @@ class TrainingState:
     """Every invocation that trained these weights, in order."""
     config: str = ""
     """The config file the training started from ("": the bundled default)."""
+    open_round: "OpenRound | None" = None
+    """The round a budget stopped inside, if any (`weights` then holds its merge so far)."""
 
     def with_rates_after(self, steps: tuple[tuple[int, float], ...]) -> "TrainingState":
         """The same training with later learning-rate steps added (from the
@@ -195,25 +212,28 @@ def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_
 
 
 def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-               seeds: list[int], rate: float, trace_decay: float,
-               parent: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Play and learn from `seeds` in order from `weights`; returns the weight
-    changes as (indices, deltas). In a worker started by process `parent`,
-    the worker exits when that process is gone."""
+               seeds: list[int], rate: float, trace_decay: float, parent: int | None = None,
+               kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play and learn from `seeds` in order, starting from `weights` (the
+    round's) with the shard's `kept` own weights of an open round set in;
+    returns the shard's own weights where they differ from `weights`, as
+    (indices, values). In a worker started by process `parent`, the worker
+    exits when that process is gone."""
     from ..sim.guard import watch_parent
     from .features import Layout
 
     watch_parent(parent)
     own = np.array(weights, dtype=np.float64)
+    if kept is not None:
+        own[kept[0]] = kept[1]
     model = ValueModel(Layout(*layout_args), own)
     seats = _seats(model, players, trace=True)
     for seed in seeds:
         game = Game(variant, seats, seed)
         result = game.play()
         learn_from_game(own, game, result, rate, trace_decay)
-    delta = own - weights
-    changed = np.flatnonzero(delta)
-    return changed, delta[changed]
+    changed = np.flatnonzero(own - weights)
+    return changed, own[changed]
 
 
 def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
@@ -271,14 +291,14 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
         if not state.curve:
             evaluation()
             save()
-        done = (state.weights, state.games)
+        done = (state.weights, state.games, state.open_round)
         saved_at = time.monotonic()
         try:
             while games is None or state.games < games:
                 if seconds is not None and time.monotonic() - started >= seconds:
                     break
                 end = round_end(state.games, settings.shards * settings.round_games, games)
-                weights = _play_round(state, parallel, delayed, layout_args, variant, end, parent)
+                weights, opened = _play_round(state, parallel, delayed, layout_args, variant, end, parent)
                 if not finite_weights(weights):
                     save()
                     raise TrainingError(
@@ -286,8 +306,8 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
                         f"(learning rate {settings.rate_at(state.games):g}); {folder} keeps the "
                         f"{state.games} games before them")
                 played = end - state.games
-                done = (weights, end)  # one store: an interrupt sees all or nothing
-                state.weights, state.games = done
+                done = (weights, end, opened)  # one store: an interrupt sees all or nothing
+                state.weights, state.games, state.open_round = done
                 state.seconds = start_seconds + time.monotonic() - started
                 if progress is not None:
                     progress(state.games, played)
@@ -299,7 +319,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
                     save()
                     saved_at = time.monotonic()
         except KeyboardInterrupt:
-            state.weights, state.games = done
+            state.weights, state.games, state.open_round = done
             state.seconds = start_seconds + time.monotonic() - started
             save(plot=False)
             raise
@@ -317,21 +337,33 @@ def round_end(played: int, per_round: int, budget: int | None) -> int:
 
 
 def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, variant: Variant, end: int,
-                parent: int) -> np.ndarray:
-    """The weights after training games `state.games` .. `end` - 1, game `g`
-    played by shard `g % shards` (a partial round leaves some shards fewer
-    games, or none)."""
+                parent: int) -> tuple[np.ndarray, OpenRound | None]:
+    """Training games `state.games` .. `end` - 1 of the current round, game
+    `g` played by shard `g % shards`: the round's merged weights, and the
+    round still open when `end` is inside it (a budget's partial round)."""
     settings = state.settings
+    opened = state.open_round
+    base = opened.weights if opened is not None else state.weights
+    began = opened.games if opened is not None else state.games
+    owns = list(opened.shards) if opened is not None else [None] * settings.shards
     seeds = game_seeds(settings.seed, state.games, end)
-    shards = [[seed for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
-              for shard in range(settings.shards)]
-    changes = parallel(delayed(play_shard)(state.weights, layout_args, variant, settings.players, shard,
-                                           settings.rate_at(state.games), settings.trace_decay, parent)
-                       for shard in shards if shard)
-    weights = state.weights.copy()
-    for changed, delta in changes:
-        weights[changed] += delta
-    return weights
+    dealt = [[seed for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
+             for shard in range(settings.shards)]
+    playing = [shard for shard in range(settings.shards) if dealt[shard]]
+    played = parallel(delayed(play_shard)(base, layout_args, variant, settings.players, dealt[shard],
+                                          settings.rate_at(began), settings.trace_decay, parent, owns[shard])
+                      for shard in playing)
+    for shard, own in zip(playing, played):
+        owns[shard] = own
+    weights = base.copy()
+    for own in owns:
+        if own is not None:
+            changed, values = own
+            weights[changed] += values - base[changed]
+    if end % (settings.shards * settings.round_games) == 0:
+        return weights, None
+    empty = (np.empty(0, np.int64), np.empty(0, np.float64))
+    return weights, OpenRound(began, base, [own if own is not None else empty for own in owns])
 
 
 def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs, parent) -> None:
@@ -375,11 +407,17 @@ def _write_folder(state: TrainingState, folder: Path, layout, command: str, code
     folder.mkdir(parents=True, exist_ok=True)
     settings = asdict(state.settings)
     partial = folder / (CHECKPOINT + ".partial")
+    opened = state.open_round
+    arrays = {}
+    if opened is not None:
+        arrays["round_weights"] = opened.weights
+        for shard, (changed, values) in enumerate(opened.shards):
+            arrays[f"shard{shard}_index"], arrays[f"shard{shard}_values"] = changed, values
+    document = {"settings": settings, "games": state.games, "seconds": state.seconds, "curve": state.curve,
+                "commands": state.commands, "config": state.config,
+                "open_round": None if opened is None else {"games": opened.games}}
     with open(partial, "wb") as handle:
-        np.savez_compressed(handle, weights=state.weights,
-                            state=np.array(json.dumps({"settings": settings, "games": state.games,
-                                                       "seconds": state.seconds, "curve": state.curve,
-                                                       "commands": state.commands, "config": state.config})))
+        np.savez_compressed(handle, weights=state.weights, state=np.array(json.dumps(document)), **arrays)
     partial.replace(folder / CHECKPOINT)
     meta = {"command": state.commands[0] if state.commands else command, "commands": state.commands,
             "seed": state.settings.seed, "games": state.games,
@@ -441,14 +479,39 @@ def load_state(folder: Path) -> TrainingState:
             state = _state_from(saved)
             layout = layout_for(variant_from_record(state.settings.variant).data)
             state.weights = archive.array("weights", "f", layout.size * 8, shape=(layout.size,)).astype(np.float64)
+            state.open_round = _open_round(archive, saved.get("open_round"), state, layout.size)
     except ArchiveError as exc:
         raise TrainingError(f"{path}: not a readable checkpoint: {exc}") from None
     except TrainingError as exc:
         raise TrainingError(f"{path}: not a usable checkpoint: {exc}") from None
-    if not finite_weights(state.weights):
+    opened = state.open_round
+    if not finite_weights(state.weights) or (opened is not None and not (
+            finite_weights(opened.weights) and all(finite_weights(values) for _, values in opened.shards))):
         raise TrainingError(f"{path}: its weights are not all finite float32 numbers (NaN, inf or overflowed): "
                             f"training on them would learn nothing")
     return state
+
+
+def _open_round(archive: BoundedNpz, document: object, state: TrainingState, size: int) -> OpenRound | None:
+    """The checkpoint's open round (None when it stopped at a whole round), checked against its settings."""
+    if document is None:
+        return None
+    per_round = state.settings.shards * state.settings.round_games
+    if not isinstance(document, dict) or not _is(document.get("games"), int):
+        raise TrainingError("open_round: must hold the games its round started at")
+    began = document["games"]
+    if began % per_round or not began < state.games < began + per_round:
+        raise TrainingError(f"open_round: a round starting at {began} games cannot be open at {state.games}")
+    weights = archive.array("round_weights", "f", size * 8, shape=(size,)).astype(np.float64)
+    shards = []
+    for shard in range(state.settings.shards):
+        changed = archive.array(f"shard{shard}_index", "i", size * 8)
+        values = archive.array(f"shard{shard}_values", "f", size * 8).astype(np.float64)
+        if (changed.ndim != 1 or values.shape != changed.shape or np.any(np.diff(changed) <= 0)
+                or (len(changed) and not 0 <= changed[0] <= changed[-1] < size)):
+            raise TrainingError(f"open_round: shard {shard}'s weights are not increasing indices with one value each")
+        shards.append((changed.astype(np.int64), values))
+    return OpenRound(began, weights, shards)
 
 
 def _state_from(saved: object) -> TrainingState:
