@@ -211,18 +211,28 @@ def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_
         weights[0] = 0.0
 
 
+def follow_parent(parent: int) -> None:
+    """The initializer of every training worker (a child of the train
+    process `parent`): exit now if that process is already gone (killed
+    while this worker started), else as soon as it goes (`watch_parent`).
+    A worker killed with its parent neither finishes its task nor waits for
+    another until loky's idle timeout, with its resource trackers."""
+    from ..sim.guard import watch_parent
+
+    if os.getpid() != parent and os.getppid() != parent:
+        os._exit(1)
+    watch_parent(parent)
+
+
 def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-               seeds: list[int], rate: float, trace_decay: float, parent: int | None = None,
+               seeds: list[int], rate: float, trace_decay: float,
                kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play and learn from `seeds` in order, starting from `weights` (the
     round's) with the shard's `kept` own weights of an open round set in;
     returns the shard's own weights where they differ from `weights`, as
-    (indices, values). In a worker started by process `parent`, the worker
-    exits when that process is gone."""
-    from ..sim.guard import watch_parent
+    (indices, values)."""
     from .features import Layout
 
-    watch_parent(parent)
     own = np.array(weights, dtype=np.float64)
     if kept is not None:
         own[kept[0]] = kept[1]
@@ -237,13 +247,10 @@ def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, player
 
 
 def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-             seeds: list[int], parent: int | None = None) -> list[tuple[float, int, bool]]:
-    """(mean seat score, turns, ended on refusals) of each evaluation game
-    (a worker exits when process `parent` is gone)."""
-    from ..sim.guard import watch_parent
+             seeds: list[int]) -> list[tuple[float, int, bool]]:
+    """(mean seat score, turns, ended on refusals) of each evaluation game."""
     from .features import Layout
 
-    watch_parent(parent)
     model = ValueModel(Layout(*layout_args), np.asarray(weights, dtype=np.float64))
     seats = _seats(model, players, trace=False)
     out = []
@@ -271,7 +278,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     after every evaluation point, every `CHECKPOINT_SECONDS`, and on Ctrl-C or
     SIGTERM (then KeyboardInterrupt is raised again, the checkpoint holding
     every finished round). The last games trained get an evaluation point."""
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, parallel_config
 
     settings = state.settings
     state.commands.append(command)
@@ -285,9 +292,9 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     save(plot=False)
     started = time.monotonic()
     start_seconds = state.seconds
-    parent = os.getpid()
-    evaluation = lambda: _evaluation_point(state, parallel, delayed, layout_args, variant, jobs, parent)  # noqa: E731
-    with Parallel(n_jobs=min(jobs, settings.shards), backend="loky", max_nbytes=None) as parallel:
+    workers = parallel_config(backend="loky", initializer=follow_parent, initargs=(os.getpid(),))
+    with workers, Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
+        evaluation = lambda: _evaluation_point(state, parallel, delayed, layout_args, variant, jobs)  # noqa: E731
         if not state.curve:
             evaluation()
             save()
@@ -298,7 +305,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
                 if seconds is not None and time.monotonic() - started >= seconds:
                     break
                 end = round_end(state.games, settings.shards * settings.round_games, games)
-                weights, opened = _play_round(state, parallel, delayed, layout_args, variant, end, parent)
+                weights, opened = _play_round(state, parallel, delayed, layout_args, variant, end)
                 if not finite_weights(weights):
                     save()
                     raise TrainingError(
@@ -336,8 +343,8 @@ def round_end(played: int, per_round: int, budget: int | None) -> int:
     return end if budget is None else min(end, budget)
 
 
-def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, variant: Variant, end: int,
-                parent: int) -> tuple[np.ndarray, OpenRound | None]:
+def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, variant: Variant,
+                end: int) -> tuple[np.ndarray, OpenRound | None]:
     """Training games `state.games` .. `end` - 1 of the current round, game
     `g` played by shard `g % shards`: the round's merged weights, and the
     round still open when `end` is inside it (a budget's partial round)."""
@@ -351,7 +358,7 @@ def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, var
              for shard in range(settings.shards)]
     playing = [shard for shard in range(settings.shards) if dealt[shard]]
     played = parallel(delayed(play_shard)(base, layout_args, variant, settings.players, dealt[shard],
-                                          settings.rate_at(began), settings.trace_decay, parent, owns[shard])
+                                          settings.rate_at(began), settings.trace_decay, owns[shard])
                       for shard in playing)
     for shard, own in zip(playing, played):
         owns[shard] = own
@@ -366,12 +373,12 @@ def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, var
     return weights, OpenRound(began, base, [own if own is not None else empty for own in owns])
 
 
-def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs, parent) -> None:
+def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs) -> None:
     settings = state.settings
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
     parts = max(1, min(jobs, len(eval_seeds)))
     chunks = [eval_seeds[i::parts] for i in range(parts)]
-    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk, parent)
+    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk)
                        for chunk in chunks)
     rows = [row for part in results for row in part]
     scores = np.array([r[0] for r in rows])
