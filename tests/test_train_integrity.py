@@ -373,3 +373,22 @@ def test_killing_train_kills_its_workers(tmp_path):
     for child in alive:
         child.kill()
     assert not alive, [" ".join(child.cmdline()) for child in alive]
+
+
+def test_the_report_of_a_training_reads_a_crafted_model_within_bounds(tmp_path):
+    from welcometo_sim.analysis.report import _model_meta
+
+    with zipfile.ZipFile(tmp_path / "weights.npz", "w") as archive:
+        buffer = io.BytesIO()
+        np.lib.format.write_array_header_1_0(buffer, {"descr": "<U1", "fortran_order": False, "shape": (10**10,)})
+        archive.writestr("meta.npy", buffer.getvalue() + b"\0" * 64)
+    tracemalloc.start()
+    try:
+        assert _model_meta(tmp_path) == {}
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20
+    ValueModel(Layout((3, 4), ("x",)), np.zeros(Layout((3, 4), ("x",)).size), {"games": 7}).save(
+        tmp_path / "weights.npz")
+    assert _model_meta(tmp_path)["games"] == 7
