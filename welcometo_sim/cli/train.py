@@ -73,7 +73,7 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint.npz, weights.npz, curve.csv, curve.png.")
 @click.option("--games", "-n", type=click.IntRange(min=1, max=10**9),
-              help="Stop when this many training games have been played in all (resumed ones included).")
+              help="Train exactly this many games in all (resumed ones included); the last round may be partial.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**7),
               help="Stop after this many seconds of this invocation (at the end of a round).")
 @click.option("--seed", "-s", type=click.IntRange(min=0, max=2**63 - 1), default=1, show_default=True,
@@ -93,7 +93,9 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
               help="Training games between two points of the learning curve.")
 @click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
               help="Evaluation games per point of the learning curve (the same seeds every time).")
-@click.option("--resume", is_flag=True, help="Continue the training in --out from its checkpoint.")
+@click.option("--resume", is_flag=True,
+              help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
+                   "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
@@ -104,7 +106,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     Every seat plays `learned` on the weights being trained. The result is a
     pure function of the config's variant, the player count, the seed, the
     learning settings and the number of games played: the same for any
-    --jobs. Play the model with `learned:weights=OUT/weights.npz`.
+    --jobs, and the same when stopped and resumed anywhere. Every run ends
+    with a point of the learning curve. Play the model with
+    `learned:weights=OUT/weights.npz`.
 
     \b
     wtsim train configs/base.yaml --out training/base --games 20000 --jobs 2

@@ -20,14 +20,17 @@ that ends inside a round makes that round partial (game `g` goes to shard
 ``g % shards`` as in a whole round), so a training plays exactly the games
 asked for. The checkpoint then keeps the round open (its starting weights
 and each shard's own), and a resumed training finishes it: stopping at any
-budget and resuming trains the same weights as one straight run. Game `i` of the training
-is seeded by ``game_seed(seed, i)``; evaluation games by ``game_seed(seed,
-EVAL_OFFSET + i)``, the same at every evaluation point.
+budget and resuming trains the same weights as one straight run. Game `i`
+of the training is seeded by ``game_seed(seed, i)``; evaluation games by
+``game_seed(seed, EVAL_OFFSET + i)``, the same at every evaluation point,
+and at the end of every invocation that trained games since the last point
+(a short run still has its curve).
 
 A training folder holds `checkpoint.npz` (float64 weights, games played,
-settings, an open round: enough to resume exactly), `weights.npz` (the model file that
-`learned:weights=...` plays), `curve.csv` and `curve.png` (the learning
-curve: evaluation games' mean score every `eval_every` training games).
+settings, an open round: enough to resume exactly), `weights.npz` (the
+model file that `learned:weights=...` plays), `curve.csv` and `curve.png`
+(the learning curve: evaluation games' mean score every `eval_every`
+training games).
 Weights that stop being finite stop the training (one line); a checkpoint
 is read with its sizes and fields checked before use (`load_state`).
 """
@@ -485,7 +488,8 @@ def load_state(folder: Path) -> TrainingState:
             saved = read_json(archive, "state")
             state = _state_from(saved)
             layout = layout_for(variant_from_record(state.settings.variant).data)
-            state.weights = archive.array("weights", "f", layout.size * 8, shape=(layout.size,)).astype(np.float64)
+            weights = archive.array("weights", "f", layout.size * 8, shape=(layout.size,))
+            state.weights = weights.astype(np.float64)
             state.open_round = _open_round(archive, saved.get("open_round"), state, layout.size)
     except ArchiveError as exc:
         raise TrainingError(f"{path}: not a readable checkpoint: {exc}") from None
