@@ -30,6 +30,7 @@ import numpy as np
 
 from welcometo_sim.learning.evaluator import Evaluator, Scored
 from welcometo_sim.learning.model import ModelError, ValueModel
+from welcometo_sim.rules.data import DEFAULT_DATA
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy, legal_plays
 
 SHIPPED = {"base": "base.npz", "solo": "solo.npz"}
@@ -49,6 +50,15 @@ def load_model(path: str | Path) -> ValueModel:
     if model is None:
         model = _MODELS[key] = ValueModel.load(path)
     return model
+
+
+def check_fits(model: ValueModel, path: str) -> None:
+    """Refuse, when the config is read, a model made for other sheets than
+    Welcome To's (whose streets no variant changes): it could not play turn
+    1. Plans the model does not know only leave their features unused."""
+    if model.layout.street_houses != DEFAULT_DATA.street_houses:
+        raise ValueError(f"weights file {path!r} is for streets of {model.layout.street_houses} houses; "
+                         f"Welcome To's sheet has streets of {DEFAULT_DATA.street_houses}")
 
 
 class LearnedStrategy(Strategy):
@@ -72,9 +82,10 @@ class LearnedStrategy(Strategy):
             raise ValueError("parameter 'weights' must be a path (text)")
         if params["weights"]:
             try:
-                load_model(params["weights"])
+                model = load_model(params["weights"])
             except ModelError as exc:
                 raise ValueError(str(exc)) from None
+            check_fits(model, params["weights"])
 
     # --------------------------------------------------------------- model
     def evaluator(self, view: PlayerView) -> Evaluator:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -651,14 +650,18 @@ def tune_content(path: Path, by: str) -> Content:
 
 
 def _model_meta(folder: Path) -> dict:
-    """The metadata a training saved with its model (weights.npz), read only."""
+    """The metadata a training saved with its model (weights.npz), read only
+    and within bounds (a crafted file cannot make the report allocate more)."""
+    from ..learning.archive import ArchiveError, BoundedNpz
+    from ..learning.model import MAX_MODEL_BYTES, read_json
+
     path = folder / "weights.npz"
     if not path.is_file():
         return {}
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            meta = json.loads(str(archive["meta"])) if "meta" in archive.files else {}
-    except (OSError, ValueError, KeyError, RecursionError):
+        with BoundedNpz(path, MAX_MODEL_BYTES) as archive:
+            meta = read_json(archive, "meta")
+    except ArchiveError:
         return {}
     return meta if isinstance(meta, dict) else {}
 

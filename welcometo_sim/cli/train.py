@@ -11,9 +11,13 @@ import click
 from .. import __version__
 from ..analysis.formatting import format_number
 from ..config import ConfigError, load_config
-from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
-                              new_state, train)
-from .common import complete_config, fail
+from ..learning.model import ModelError
+from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainingState, TrainSettings,
+                              load_state, new_state, train)
+from .common import complete_config, fail, notice, output_folder
+
+SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games")
+"""The options a training is a function of: fixed for its life (--rate-after adds later steps)."""
 
 
 def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
@@ -32,12 +36,45 @@ def _budget(games: int | None, seconds: float | None) -> None:
         fail("give a budget: --games N (training games in all) and/or --seconds S")
 
 
+def _given(name: str) -> bool:
+    """Whether option `name` was given on the command line (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def _check_resume_options(state: TrainingState, folder: Path, options: dict, games: int | None) -> None:
+    """On --resume: refuse a settings option that differs from the
+    checkpoint's (the training would silently ignore it), and a budget below
+    the games already played; say what the resumed training will do."""
+    settings = state.settings
+    changed = [name for name in SETTING_OPTIONS if _given(name) and options[name] != getattr(settings, name)]
+    if changed:
+        asked = ", ".join(f"--{name.replace('_', '-')} {_setting(options[name])}" for name in changed)
+        kept = ", ".join(f"{name.replace('_', '-')} {_setting(getattr(settings, name))}" for name in changed)
+        fail(f"--resume: {asked} differ from the training in {folder} ({kept}); a training keeps its settings "
+             f"(--games, --seconds, --jobs and --rate-after may change): drop them, or train anew in another --out")
+    if games is not None and games < state.games:
+        fail(f"--resume: --games {games} is fewer than the {state.games} games {folder} has already trained")
+
+
+def _setting(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps: tuple) -> None:
+    """What a resumed training will do with the options that may change."""
+    target = f"to {games} games in all" if games is not None else "on"
+    added = ", ".join(f"{start}:{rate:g}" for start, rate in steps)
+    notice(f"resuming {folder} at {state.games} games, training {target}"
+           + (f", learning-rate steps {added} added" if added else ""))
+
+
 @click.command(name="train")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
 @click.option("--out", "-o", type=click.Path(file_okay=False), required=True,
               help="Training folder: checkpoint.npz, weights.npz, curve.csv, curve.png.")
 @click.option("--games", "-n", type=click.IntRange(min=1, max=10**9),
-              help="Stop when this many training games have been played in all (resumed ones included).")
+              help="Train exactly this many games in all (resumed ones included); the last round may be partial.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**7),
               help="Stop after this many seconds of this invocation (at the end of a round).")
 @click.option("--seed", "-s", type=click.IntRange(min=0, max=2**63 - 1), default=1, show_default=True,
@@ -53,11 +90,13 @@ def _budget(games: int | None, seconds: float | None) -> None:
 @click.option("--rate-after", "rate_after", multiple=True, metavar="GAMES:RATE",
               help="From GAMES training games on, learn at RATE (repeatable; may be added on --resume).")
 @click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
-@click.option("--eval-every", type=click.IntRange(min=1), default=2000, show_default=True,
+@click.option("--eval-every", type=click.IntRange(min=1, max=10**9), default=2000, show_default=True,
               help="Training games between two points of the learning curve.")
 @click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
               help="Evaluation games per point of the learning curve (the same seeds every time).")
-@click.option("--resume", is_flag=True, help="Continue the training in --out from its checkpoint.")
+@click.option("--resume", is_flag=True,
+              help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
+                   "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
@@ -68,7 +107,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     Every seat plays `learned` on the weights being trained. The result is a
     pure function of the config's variant, the player count, the seed, the
     learning settings and the number of games played: the same for any
-    --jobs. Play the model with `learned:weights=OUT/weights.npz`.
+    --jobs, and the same when stopped and resumed anywhere. Every run ends
+    with a point of the learning curve. Play the model with
+    `learned:weights=OUT/weights.npz`.
 
     \b
     wtsim train configs/base.yaml --out training/base --games 20000 --jobs 2
@@ -82,6 +123,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     try:
         if resume:
             state = load_state(folder)
+            _check_resume_options(state, folder, {"seed": seed, "shards": shards, "round_games": round_games,
+                                                  "rate": rate, "trace_decay": trace_decay,
+                                                  "eval_every": eval_every, "eval_games": eval_games}, games)
             if config is not None:
                 spec = load_config(config).require_welcome_to("train")
                 if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
@@ -99,6 +143,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
             state.config = config or ""
     except (TrainingError, ConfigError) as exc:
         fail(str(exc))
+    output_folder(out)  # before any game: a folder that cannot be written is one line now
+    if resume:
+        _resume_notice(state, folder, games, steps)
     total = games if games is not None else state.games
     bar = None
     progress = None
@@ -112,7 +159,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
     try:
         state = train(state, games=games, seconds=seconds, jobs=jobs, folder=folder, command=command,
                       progress=progress, code_version=__version__)
-    except TrainingError as exc:
+    except (TrainingError, ModelError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         if bar is not None:

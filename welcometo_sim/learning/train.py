@@ -14,21 +14,34 @@ Parallel and reproducible: the games are dealt to a fixed number of
 from the same starting weights, learning after each of its own games, and
 the round ends by adding every shard's weight changes to the weights. The
 result depends on the seed and the shard count only, never on `--jobs`
-(shards run in parallel up to `--jobs` at a time). Game `i` of the training
-is seeded by ``game_seed(seed, i)``; evaluation games by ``game_seed(seed,
-EVAL_OFFSET + i)``, the same at every evaluation point.
+(shards run in parallel up to `--jobs` at a time). Rounds cover games
+``k * shards * round_games`` to ``(k + 1) * shards * round_games``; a budget
+that ends inside a round makes that round partial (game `g` goes to shard
+``g % shards`` as in a whole round), so a training plays exactly the games
+asked for. The checkpoint then keeps the round open (its starting weights
+and each shard's own), and a resumed training finishes it: stopping at any
+budget and resuming trains the same weights as one straight run. Game `i`
+of the training is seeded by ``game_seed(seed, i)``; evaluation games by
+``game_seed(seed, EVAL_OFFSET + i)``, the same at every evaluation point,
+and at the end of every invocation that trained games since the last point
+(a short run still has its curve).
 
 A training folder holds `checkpoint.npz` (float64 weights, games played,
-settings: enough to resume exactly), `weights.npz` (the model file that
-`learned:weights=...` plays), `curve.csv` and `curve.png` (the learning
-curve: evaluation games' mean score every `eval_every` training games).
+settings, an open round: enough to resume exactly), `weights.npz` (the
+model file that `learned:weights=...` plays), `curve.csv` and `curve.png`
+(the learning curve: evaluation games' mean score every `eval_every`
+training games).
+Weights that stop being finite stop the training (one line); a checkpoint
+is read with its sizes and fields checked before use (`load_state`).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import time
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -37,7 +50,9 @@ import numpy as np
 
 from ..rules.game import Game, Seat
 from ..rules.variant import Variant
-from .model import ModelError, ValueModel, layout_for
+from ..sim.runner import game_seeds
+from .archive import ArchiveError, BoundedNpz
+from .model import MAX_MODEL_BYTES, ModelError, ValueModel, finite_weights, layout_for, read_json
 
 EVAL_OFFSET = 1 << 40
 """Evaluation games use game indices from here on: never a training game."""
@@ -48,6 +63,11 @@ CURVE_PLOT = "curve.png"
 CHECKPOINT_SECONDS = 300.0
 """A checkpoint at least this often (wall time) between evaluation points."""
 CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns")
+
+
+MAX_SEED = 2**63 - 1
+SETTING_BOUNDS = {"shards": 64, "round_games": 100_000, "eval_every": 10**9, "eval_games": 100_000}
+"""The largest value of each count setting (the CLI's own bounds; a checkpoint is held to them too)."""
 
 
 class TrainingError(ValueError):
@@ -82,13 +102,14 @@ class TrainSettings:
                                 f"games ({self.shards * self.round_games}), got {starts}")
         if not 0 <= self.trace_decay <= 1:
             raise TrainingError(f"--trace-decay must be in [0, 1], got {self.trace_decay}")
-        for name in ("shards", "round_games", "eval_every", "eval_games"):
-            if getattr(self, name) < 1:
-                raise TrainingError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        for name, most in SETTING_BOUNDS.items():
+            if not 1 <= getattr(self, name) <= most:
+                raise TrainingError(f"--{name.replace('_', '-')} must be 1 to {most}, got {getattr(self, name)}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise TrainingError(f"--seed must be 0 to {MAX_SEED}, got {self.seed}")
         if self.eval_every % (self.shards * self.round_games):
             raise TrainingError(f"--eval-every ({self.eval_every}) must be a multiple of shards x round games "
                                 f"({self.shards * self.round_games})")
-
 
     def rate_at(self, games: int) -> float:
         """The learning rate of the round that starts after `games` training games."""
@@ -97,6 +118,19 @@ class TrainSettings:
             if games >= start:
                 rate = later
         return rate
+
+
+@dataclass
+class OpenRound:
+    """A round that a budget stopped inside: the games it started at, its
+    starting weights, and each shard's own weights so far (indices where
+    they differ from the starting ones, and their values). A resumed
+    training finishes the round from there, so stopping anywhere and
+    resuming trains the same weights as one straight run."""
+
+    games: int
+    weights: np.ndarray
+    shards: list[tuple[np.ndarray, np.ndarray]]
 
 
 @dataclass
@@ -110,6 +144,8 @@ class TrainingState:
     """Every invocation that trained these weights, in order."""
     config: str = ""
     """The config file the training started from ("": the bundled default)."""
+    open_round: "OpenRound | None" = None
+    """The round a budget stopped inside, if any (`weights` then holds its merge so far)."""
 
     def with_rates_after(self, steps: tuple[tuple[int, float], ...]) -> "TrainingState":
         """The same training with later learning-rate steps added (from the
@@ -178,22 +214,39 @@ def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_
         weights[0] = 0.0
 
 
+def follow_parent(parent: int) -> None:
+    """The initializer of every training worker (a child of the train
+    process `parent`): exit now if that process is already gone (killed
+    while this worker started), else as soon as it goes (`watch_parent`).
+    A worker killed with its parent neither finishes its task nor waits for
+    another until loky's idle timeout, with its resource trackers."""
+    from ..sim.guard import watch_parent
+
+    if os.getpid() != parent and os.getppid() != parent:
+        os._exit(1)
+    watch_parent(parent)
+
+
 def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-               seeds: list[int], rate: float, trace_decay: float) -> tuple[np.ndarray, np.ndarray]:
-    """Play and learn from `seeds` in order from `weights`; returns the weight
-    changes as (indices, deltas)."""
+               seeds: list[int], rate: float, trace_decay: float,
+               kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play and learn from `seeds` in order, starting from `weights` (the
+    round's) with the shard's `kept` own weights of an open round set in;
+    returns the shard's own weights where they differ from `weights`, as
+    (indices, values)."""
     from .features import Layout
 
     own = np.array(weights, dtype=np.float64)
+    if kept is not None:
+        own[kept[0]] = kept[1]
     model = ValueModel(Layout(*layout_args), own)
     seats = _seats(model, players, trace=True)
     for seed in seeds:
         game = Game(variant, seats, seed)
         result = game.play()
         learn_from_game(own, game, result, rate, trace_decay)
-    delta = own - weights
-    changed = np.flatnonzero(delta)
-    return changed, delta[changed]
+    changed = np.flatnonzero(own - weights)
+    return changed, own[changed]
 
 
 def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
@@ -222,13 +275,13 @@ def new_state(settings: TrainSettings) -> TrainingState:
 def train(state: TrainingState, *, games: int | None, seconds: float | None, jobs: int,
           folder: Path, command: str, progress: Callable[[int, int], None] | None = None,
           code_version: str = "") -> TrainingState:
-    """Train until `games` training games in all, or `seconds` more seconds,
-    whichever comes first; checkpoint after every evaluation point, every
-    `CHECKPOINT_SECONDS`, and on Ctrl-C or SIGTERM (then KeyboardInterrupt
-    is raised again, the checkpoint holding every finished round)."""
-    from joblib import Parallel, delayed
-
-    from ..sim.runner import game_seeds
+    """Train until exactly `games` training games in all, or `seconds` more
+    seconds (at the end of a round), whichever comes first; checkpoint before
+    the first game (a folder that cannot be written fails before any game),
+    after every evaluation point, every `CHECKPOINT_SECONDS`, and on Ctrl-C or
+    SIGTERM (then KeyboardInterrupt is raised again, the checkpoint holding
+    every finished round). The last games trained get an evaluation point."""
+    from joblib import Parallel, delayed, parallel_config
 
     settings = state.settings
     state.commands.append(command)
@@ -237,56 +290,98 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     layout_args = (layout.street_houses, layout.plan_ids)
     if state.weights.shape != (layout.size,):
         raise TrainingError("the checkpoint's weights do not fit this code's feature layout")
-    per_round = settings.shards * settings.round_games
     _plots()  # imported now, not in a save an interrupt may cut short
+    save = lambda plot=True: _save(state, folder, layout, command, code_version, plot)  # noqa: E731
+    save(plot=False)
     started = time.monotonic()
     start_seconds = state.seconds
-    eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
-    with Parallel(n_jobs=min(jobs, settings.shards), backend="loky", max_nbytes=None) as parallel:
+    workers = parallel_config(backend="loky", initializer=follow_parent, initargs=(os.getpid(),))
+    with workers, Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
+        evaluation = lambda: _evaluation_point(state, parallel, delayed, layout_args, variant, jobs)  # noqa: E731
         if not state.curve:
-            _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
-            _save(state, folder, layout, command, code_version)
-        done = (state.weights, state.games)
+            evaluation()
+            save()
+        done = (state.weights, state.games, state.open_round)
         saved_at = time.monotonic()
         try:
             while games is None or state.games < games:
                 if seconds is not None and time.monotonic() - started >= seconds:
                     break
-                seeds = game_seeds(settings.seed, state.games, state.games + per_round)
-                shards = [seeds[i::settings.shards] for i in range(settings.shards)]
-                changes = parallel(delayed(play_shard)(state.weights, layout_args, variant, settings.players,
-                                                       shard, settings.rate_at(state.games),
-                                                       settings.trace_decay)
-                                   for shard in shards)
-                weights = state.weights.copy()
-                for changed, delta in changes:
-                    weights[changed] += delta
-                done = (weights, state.games + per_round)  # one store: an interrupt sees all or nothing
-                state.weights, state.games = done
+                end = round_end(state.games, settings.shards * settings.round_games, games)
+                weights, opened = _play_round(state, parallel, delayed, layout_args, variant, end)
+                if not finite_weights(weights):
+                    save()
+                    raise TrainingError(
+                        f"the weights stopped being finite in training games {state.games} to {end} "
+                        f"(learning rate {settings.rate_at(state.games):g}); {folder} keeps the "
+                        f"{state.games} games before them")
+                played = end - state.games
+                done = (weights, end, opened)  # one store: an interrupt sees all or nothing
+                state.weights, state.games, state.open_round = done
                 state.seconds = start_seconds + time.monotonic() - started
                 if progress is not None:
-                    progress(state.games, per_round)
+                    progress(state.games, played)
                 if state.games % settings.eval_every == 0:
-                    _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
-                    _save(state, folder, layout, command, code_version)
+                    evaluation()
+                    save()
                     saved_at = time.monotonic()
                 elif time.monotonic() - saved_at >= CHECKPOINT_SECONDS:
-                    _save(state, folder, layout, command, code_version)
+                    save()
                     saved_at = time.monotonic()
         except KeyboardInterrupt:
-            state.weights, state.games = done
+            state.weights, state.games, state.open_round = done
             state.seconds = start_seconds + time.monotonic() - started
-            _save(state, folder, layout, command, code_version, plot=False)
+            save(plot=False)
             raise
-    if not state.curve or state.curve[-1]["games"] != state.games:
-        _save(state, folder, layout, command, code_version)
+        if state.curve[-1]["games"] != state.games:
+            evaluation()
+            save()
     return state
 
 
-def _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs) -> None:
+def round_end(played: int, per_round: int, budget: int | None) -> int:
+    """Where the round that starts after `played` games ends: at the next
+    whole round, or at the budget when it comes first."""
+    end = (played // per_round + 1) * per_round
+    return end if budget is None else min(end, budget)
+
+
+def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, variant: Variant,
+                end: int) -> tuple[np.ndarray, OpenRound | None]:
+    """Training games `state.games` .. `end` - 1 of the current round, game
+    `g` played by shard `g % shards`: the round's merged weights, and the
+    round still open when `end` is inside it (a budget's partial round)."""
+    settings = state.settings
+    opened = state.open_round
+    base = opened.weights if opened is not None else state.weights
+    began = opened.games if opened is not None else state.games
+    owns = list(opened.shards) if opened is not None else [None] * settings.shards
+    seeds = game_seeds(settings.seed, state.games, end)
+    dealt = [[seed for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
+             for shard in range(settings.shards)]
+    playing = [shard for shard in range(settings.shards) if dealt[shard]]
+    played = parallel(delayed(play_shard)(base, layout_args, variant, settings.players, dealt[shard],
+                                          settings.rate_at(began), settings.trace_decay, owns[shard])
+                      for shard in playing)
+    for shard, own in zip(playing, played):
+        owns[shard] = own
+    weights = base.copy()
+    for own in owns:
+        if own is not None:
+            changed, values = own
+            weights[changed] += values - base[changed]
+    if end % (settings.shards * settings.round_games) == 0:
+        return weights, None
+    empty = (np.empty(0, np.int64), np.empty(0, np.float64))
+    return weights, OpenRound(began, base, [own if own is not None else empty for own in owns])
+
+
+def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs) -> None:
+    settings = state.settings
+    eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
     parts = max(1, min(jobs, len(eval_seeds)))
     chunks = [eval_seeds[i::parts] for i in range(parts)]
-    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, state.settings.players, chunk)
+    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk)
                        for chunk in chunks)
     rows = [row for part in results for row in part]
     scores = np.array([r[0] for r in rows])
@@ -303,14 +398,36 @@ def _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds
 # ------------------------------------------------------------- the folder
 def _save(state: TrainingState, folder: Path, layout, command: str, code_version: str,
           plot: bool = True) -> None:
+    """Write the checkpoint, the model and the curve, each whole or not at all;
+    a folder that cannot take them (full disk, read-only, not a folder) is
+    one TrainingError line."""
+    try:
+        _write_folder(state, folder, layout, command, code_version, plot)
+    except OSError as exc:
+        from ..sim.results import output_error
+
+        for name in (CHECKPOINT, WEIGHTS):
+            with suppress(OSError):
+                (folder / (name + ".partial")).unlink(missing_ok=True)
+        raise TrainingError(str(output_error(folder, exc))) from None
+
+
+def _write_folder(state: TrainingState, folder: Path, layout, command: str, code_version: str,
+                  plot: bool) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     settings = asdict(state.settings)
     partial = folder / (CHECKPOINT + ".partial")
+    opened = state.open_round
+    arrays = {}
+    if opened is not None:
+        arrays["round_weights"] = opened.weights
+        for shard, (changed, values) in enumerate(opened.shards):
+            arrays[f"shard{shard}_index"], arrays[f"shard{shard}_values"] = changed, values
+    document = {"settings": settings, "games": state.games, "seconds": state.seconds, "curve": state.curve,
+                "commands": state.commands, "config": state.config,
+                "open_round": None if opened is None else {"games": opened.games}}
     with open(partial, "wb") as handle:
-        np.savez_compressed(handle, weights=state.weights,
-                            state=np.array(json.dumps({"settings": settings, "games": state.games,
-                                                       "seconds": state.seconds, "curve": state.curve,
-                                                       "commands": state.commands, "config": state.config})))
+        np.savez_compressed(handle, weights=state.weights, state=np.array(json.dumps(document)), **arrays)
     partial.replace(folder / CHECKPOINT)
     meta = {"command": state.commands[0] if state.commands else command, "commands": state.commands,
             "seed": state.settings.seed, "games": state.games,
@@ -345,22 +462,121 @@ def _write_curve(curve: list[dict], folder: Path, plot: bool = True) -> None:
         plots.learning_curve_plot(pd.DataFrame(curve, columns=list(CURVE_COLUMNS)), folder / CURVE_PLOT)
 
 
+MAX_CHECKPOINT_GAMES = 10**9
+"""The largest training budget `wtsim train` takes, and so the most games a checkpoint may hold."""
+
+
 def load_state(folder: Path) -> TrainingState:
-    """The training state in a folder's checkpoint (one-line error if unusable)."""
+    """The training state in a folder's checkpoint, every size, type and field
+    checked before use: a truncated, damaged or edited checkpoint is one
+    TrainingError line naming what is wrong, and never asks for more memory
+    than its settings' layout needs."""
     path = folder / CHECKPOINT
     if not path.is_file():
         raise TrainingError(f"{folder}: no {CHECKPOINT} to resume from")
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            weights = np.array(archive["weights"], dtype=np.float64)
-            saved = json.loads(str(archive["state"]))
-        fields = dict(saved["settings"])
-        fields["rate_after"] = tuple((int(g), float(r)) for g, r in fields.get("rate_after", ()))
-        settings = TrainSettings(**fields)
-    except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
-        raise TrainingError(f"{path}: not a readable checkpoint ({type(exc).__name__})") from None
-    return TrainingState(settings, weights, int(saved["games"]), float(saved["seconds"]), list(saved["curve"]),
-                         [str(c) for c in saved.get("commands", [])], str(saved.get("config", "")))
+        with BoundedNpz(path, MAX_MODEL_BYTES) as archive:
+            saved = read_json(archive, "state")
+            state = _state_from(saved)
+            layout = layout_for(variant_from_record(state.settings.variant).data)
+            weights = archive.array("weights", "f", layout.size * 8, shape=(layout.size,))
+            state.weights = weights.astype(np.float64)
+            state.open_round = _open_round(archive, saved.get("open_round"), state, layout.size)
+    except ArchiveError as exc:
+        raise TrainingError(f"{path}: not a readable checkpoint: {exc}") from None
+    except TrainingError as exc:
+        raise TrainingError(f"{path}: not a usable checkpoint: {exc}") from None
+    opened = state.open_round
+    if not finite_weights(state.weights) or (opened is not None and not (
+            finite_weights(opened.weights) and all(finite_weights(values) for _, values in opened.shards))):
+        raise TrainingError(f"{path}: its weights are not all finite float32 numbers (NaN, inf or overflowed): "
+                            f"training on them would learn nothing")
+    return state
+
+
+def _open_round(archive: BoundedNpz, document: object, state: TrainingState, size: int) -> OpenRound | None:
+    """The checkpoint's open round (None when it stopped at a whole round), checked against its settings."""
+    if document is None:
+        return None
+    per_round = state.settings.shards * state.settings.round_games
+    if not isinstance(document, dict) or not _is(document.get("games"), int):
+        raise TrainingError("open_round: must hold the games its round started at")
+    began = document["games"]
+    if began % per_round or not began < state.games < began + per_round:
+        raise TrainingError(f"open_round: a round starting at {began} games cannot be open at {state.games}")
+    weights = archive.array("round_weights", "f", size * 8, shape=(size,)).astype(np.float64)
+    shards = []
+    for shard in range(state.settings.shards):
+        changed = archive.array(f"shard{shard}_index", "i", size * 8)
+        values = archive.array(f"shard{shard}_values", "f", size * 8).astype(np.float64)
+        if (changed.ndim != 1 or values.shape != changed.shape or np.any(np.diff(changed) <= 0)
+                or (len(changed) and not 0 <= changed[0] <= changed[-1] < size)):
+            raise TrainingError(f"open_round: shard {shard}'s weights are not increasing indices with one value each")
+        shards.append((changed.astype(np.int64), values))
+    return OpenRound(began, weights, shards)
+
+
+def _state_from(saved: object) -> TrainingState:
+    """The TrainingState of a checkpoint's `state` document (weights left empty)."""
+    if not isinstance(saved, dict):
+        raise TrainingError("its state is not a mapping")
+    fields = _typed(saved, "settings", dict)
+    known = {f.name for f in TrainSettings.__dataclass_fields__.values()}
+    if set(fields) - known:
+        raise TrainingError(f"settings: unknown fields {sorted(set(fields) - known)}")
+    for name in ("variant", "players", "seed"):
+        _typed(fields, name, dict if name == "variant" else int)
+    for name in ("players", "seed", "shards", "round_games", "eval_every", "eval_games"):
+        if name in fields:
+            _typed(fields, name, int)
+    for name in ("rate", "trace_decay"):
+        if name in fields:
+            _typed(fields, name, float)
+    steps = fields.get("rate_after", [])
+    if not isinstance(steps, list) or not all(isinstance(step, list) and len(step) == 2 and _is(step[0], int)
+                                              and _is(step[1], float) for step in steps):
+        raise TrainingError("settings.rate_after: must be a list of [games, rate] pairs")
+    settings = TrainSettings(**{**fields, "rate_after": tuple((int(g), float(r)) for g, r in steps)})
+    settings.check()
+    try:
+        variant_from_record(settings.variant).check(settings.players)
+    except Exception as exc:  # any fault of a hand-edited variant record is the checkpoint's
+        raise TrainingError(f"settings.variant: {exc}") from None
+    games = _typed(saved, "games", int)
+    if not 0 <= games <= MAX_CHECKPOINT_GAMES:
+        raise TrainingError(f"games: must be 0 to {MAX_CHECKPOINT_GAMES}, got {games}")
+    seconds = _typed(saved, "seconds", float)
+    curve = _typed(saved, "curve", list)
+    if not all(isinstance(row, dict) and all(_is(row.get(c), float) for c in CURVE_COLUMNS) for row in curve):
+        raise TrainingError(f"curve: every point must hold the numbers {', '.join(CURVE_COLUMNS)}")
+    commands = saved.get("commands", [])
+    if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
+        raise TrainingError("commands: must be a list of texts")
+    config = saved.get("config", "")
+    if not isinstance(config, str):
+        raise TrainingError("config: must be a text")
+    return TrainingState(settings, np.empty(0), games, float(seconds),
+                         [{c: row[c] for c in CURVE_COLUMNS} for row in curve], commands, config)
+
+
+def _is(value: object, kind: type) -> bool:
+    """`value` is a JSON number of `kind` (an int for float too; never a bool), finite."""
+    if isinstance(value, bool):
+        return False
+    if kind is float:
+        return isinstance(value, (int, float)) and math.isfinite(value)
+    return isinstance(value, kind)
+
+
+def _typed(mapping: dict, key: str, kind: type):
+    """mapping[key], which must be there and of `kind`."""
+    if key not in mapping:
+        raise TrainingError(f"{key}: missing")
+    value = mapping[key]
+    if not _is(value, kind):
+        raise TrainingError(f"{key}: must be {'a number' if kind in (int, float) else kind.__name__}, "
+                            f"got {type(value).__name__}")
+    return value
 
 
 __all__ = ["TrainSettings", "TrainingState", "TrainingError", "ModelError", "train", "new_state", "load_state",
