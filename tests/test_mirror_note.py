@@ -74,3 +74,12 @@ def test_the_bundled_default_seats_players_that_differ(capsys, tmp_path):
     assert "note:" not in out
     table: pd.DataFrame = read_table(out_dir)
     assert set(table["strategy"]) == {"learned", "heuristic"}
+
+
+def test_compare_of_a_deterministic_strategy_with_itself_says_so(capsys):
+    code, out, err = wtsim(["compare", "greedy", "greedy", "--games", "2", "--quiet"], capsys)
+    assert code == 0, err
+    assert out.splitlines()[-1] == ("note: strategies 0 and 1 (greedy and greedy-2) are the same deterministic "
+                                    "strategy; they see the same cards, so every game is a mirror")
+    code, out, err = wtsim(["compare", "greedy", "random", "--games", "2", "--quiet"], capsys)
+    assert code == 0 and "note:" not in out, err
