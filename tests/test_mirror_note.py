@@ -64,6 +64,10 @@ def test_run_and_summarize_say_so_and_the_games_are_indeed_ties(capsys, tmp_path
     assert out.splitlines()[-1] == note
     code, out, err = wtsim(["summarize", str(out_dir), "--csv"], capsys)
     assert code == 0 and "note:" not in out
+    code, out, err = wtsim(["report", str(out_dir), "--out", str(tmp_path / "report")], capsys)
+    assert code == 0, err
+    header = (tmp_path / "report" / "report.md").read_text(encoding="utf-8").split("\n## ")[0]
+    assert "every game is a mirror" in header
 
 
 def test_the_bundled_default_seats_players_that_differ(capsys, tmp_path):

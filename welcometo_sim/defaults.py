@@ -16,10 +16,13 @@ is never changed.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
-from .config import WELCOME_TO, PlayerConfig, RunSpec, players_from_refs
+from .config import WELCOME_TO, ConfigError, PlayerConfig, RunSpec, load_config, players_from_refs
+from .sim.results import CONFIG_FILE
 from .strategy import load_strategy, resolve_params
 
 STRONG_DEFAULT = "learned"
@@ -117,10 +120,21 @@ def mirror_note(spec: RunSpec) -> str | None:
             f"so every game is a mirror")
 
 
+def folder_mirror_note(folder: str | os.PathLike) -> str | None:
+    """:func:`mirror_note` of a run folder's own config.yaml (None without one)."""
+    path = Path(folder) / CONFIG_FILE
+    if not path.is_file():
+        return None
+    try:
+        return mirror_note(load_config(path))
+    except ConfigError:
+        return None
+
+
 def _and(items: list) -> str:
     words = [str(item) for item in items]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 __all__ = ["STRONG_DEFAULT", "EXPLORATION_TEMPERATURE", "strong_players", "every_seat", "diverse",
-           "random_warning", "mirror_seats", "mirror_note"]
+           "random_warning", "mirror_seats", "mirror_note", "folder_mirror_note"]

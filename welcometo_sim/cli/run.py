@@ -16,9 +16,8 @@ import yaml
 
 from ..analysis.tables import read_summary
 from ..api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
-from ..config import (MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, ConfigError, RunSpec, bounded_yaml,
-                      load_config, parse_config)
-from ..defaults import mirror_note
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, RunSpec, bounded_yaml, parse_config
+from ..defaults import folder_mirror_note
 from ..games.tables import summary_tables
 from ..rules.game import StrategyError
 from ..sim.guard import signal_received
@@ -187,13 +186,7 @@ def _report_run(output: RunOutput, what: str, shown: Shown) -> None:
 def _echo_mirror_note(folder: Path) -> None:
     """Says so when the run's seats play mirror games (identical deterministic
     seats seeing the same cards), so that nobody reads its ties as a result."""
-    path = Path(folder) / "config.yaml"
-    if not path.is_file():
-        return
-    try:
-        note = mirror_note(load_config(path))
-    except ConfigError:
-        return
+    note = folder_mirror_note(folder)
     if note:
         click.echo(note)
 
