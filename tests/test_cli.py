@@ -428,15 +428,15 @@ def test_run_returns_a_frame_and_writes_nothing(tmp_path, monkeypatch):
     assert isinstance(frame, pd.DataFrame)
     assert len(frame) == 20
     assert set(REQUIRED_COLUMNS) <= set(frame.columns)
-    assert set(frame["player"]) == {STRONG_DEFAULT, f"{STRONG_DEFAULT}-2"}
+    assert set(frame["player"]) == {STRONG_DEFAULT, "heuristic"}
     assert list(frame["game"]) == [g for g in range(10) for _ in range(2)]
     assert not (tmp_path / "results").exists()
     assert list(tmp_path.iterdir()) == []
 
 
-def test_bundled_default_config_is_two_players():
+def test_bundled_default_config_is_two_players_that_differ():
     spec = load_config(None)
-    assert [p.strategy.id for p in spec.players] == [STRONG_DEFAULT, STRONG_DEFAULT]
+    assert [p.strategy.id for p in spec.players] == [STRONG_DEFAULT, "heuristic"]
 
 
 def test_default_output_folder_is_under_results(tmp_path, random_config, monkeypatch, capsys):

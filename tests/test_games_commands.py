@@ -131,7 +131,7 @@ def test_a_strategy_of_the_other_game_is_one_line(capsys, tmp_path, game, strate
     ({"game": "shake-that-city", "variant": {"board": "base"}, "players": ["greedy"]}, "variant.board"),
     ({"game": "shake-that-city", "variant": {"solo": True}, "players": ["greedy", "random"]}, "variant.solo"),
     ({"game": "shake-it", "players": ["greedy"]}, "game"),
-    ({"game": "shake-that-city", "players": [{"strategy": "greedy", "params": {"depth": 2}}]},
+    ({"game": "shake-that-city", "players": [{"strategy": "greedy", "params": {"depth": 2}}, "random"]},
      "players[0].params"),
 ])
 def test_config_errors_name_the_file_and_key(tmp_path, raw, key):

@@ -143,6 +143,9 @@ MUTATIONS = {
     "family and solo together": lambda r: r["params"]["variant"].update(family=True, solo=True),
     "an unknown side": lambda r: r["params"]["variant"].update(side="mountain"),
     "a start player seat out of range": lambda r: r.update(start_player=12),
+    "five seats": lambda r: [r[key].extend(r[key][:1] * 3) for key in ("players", "strategies", "scores", "boards")],
+    "one seat without the solo rules": lambda r: [r[key].pop() for key in ("players", "strategies", "scores", "boards")],
+    "a negative tile supply": lambda r: r["params"]["variant"].update(tile_supply=-1),
     "an unknown field": lambda r: r.update(comment="x"),
     "an unknown score field": lambda r: r["scores"][0].update(style=3),
 }

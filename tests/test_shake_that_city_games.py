@@ -52,6 +52,9 @@ def check_game(result, rules, n_players):
             counts = [pattern.count(c) for c in range(len(BUILDINGS))]
             if variant.solo and not free and counts.count(max(counts)) == 1:
                 assert code != counts.index(max(counts))
+    if variant.tile_supply is not None:                          # one shared supply of each type
+        assert all(sum(seat[code] for seat in placed) <= variant.tile_supply
+                   for code in range(len(BUILDINGS)))
     if variant.wild_nights:
         assert wild_shown <= data.wild_start + len(data.wild_rounds)
     else:
@@ -84,7 +87,7 @@ def check_game(result, rules, n_players):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), variant=st.sampled_from(VARIANTS),
-       seats=st.lists(st.sampled_from(["random", "random", "greedy"]), min_size=1, max_size=4))
+       seats=st.lists(st.sampled_from(["random", "random", "greedy"]), min_size=2, max_size=4))
 def test_random_legal_games_hold_every_invariant(seed, variant, seats):
     rules = load_rules({"variant": variant}, len(seats))
     check_game(play_game(seats, seed, rules), rules, len(seats))
@@ -122,8 +125,8 @@ def test_start_player_rotates_and_the_others_never_copy_its_colour_before_the_la
 
 
 def test_wild_nights_shaker_gains_a_wild_on_rounds_two_to_eight_and_loses_those_shown():
-    rules = load_rules({"variant": {"wild_nights": True}}, 1)
-    dealt = deal(rules, 7, 1)
+    rules = load_rules({"variant": {"wild_nights": True}}, 2)
+    dealt = deal(rules, 7, 2)
     wild = 1
     for k, (shaker, pattern) in enumerate(zip(dealt.shakers, dealt.patterns), start=1):
         if k in range(2, 9):
@@ -131,7 +134,7 @@ def test_wild_nights_shaker_gains_a_wild_on_rounds_two_to_eight_and_loses_those_
         assert shaker[5] == wild
         wild -= pattern.count(5)
     assert sum(p.count(5) for p in dealt.patterns) <= 8
-    plain = deal(load_rules({}, 1), 7, 1)
+    plain = deal(load_rules({}, 2), 7, 2)
     assert all(s[5] == 0 for s in plain.shakers)
 
 
@@ -269,12 +272,12 @@ class SubMove(Move):
 ])
 def test_an_answer_that_is_not_an_option_is_a_strategy_error(make, problem):
     with pytest.raises(StrategyError, match=rf"strategy 'answer' \(seat 0\) in game seed 3, round 1: .*{problem}"):
-        play_game([Answer(make)], 3)
+        play_game([Answer(make), "random"], 3)
 
 
 def test_numpy_values_in_an_answer_count_as_plain_ones():
     make = lambda m: Move(m.building, np.bool_(m.wild), np.int64(m.row), np.int32(m.col))  # noqa: E731
-    result = play_game([Answer(make)], 3)
+    result = play_game([Answer(make), "random"], 3)
     assert all(isinstance(v, (str, bool, int)) for r in result.record["rounds"]
                for m in r["moves"] if m for v in m)
 
@@ -327,8 +330,8 @@ def test_the_search_evaluation_equals_the_scoring_of_every_candidate_board(seed,
     from welcometo_sim.games.shake_that_city.evaluation import Evaluator
     from welcometo_sim.games.shake_that_city.moves import legal_moves
 
-    rules = load_rules({"variant": variant}, 1)
-    result = play_game(["random"], seed, rules)
+    rules = load_rules({"variant": variant}, 2)
+    result = play_game(["random", "random"], seed, rules)
     record = result.record
     flat = Evaluator({"open": 0, "bonus": 0, "construction": 0, "construction_growth": 0,
                       "space": 0})

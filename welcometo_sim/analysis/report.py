@@ -32,6 +32,7 @@ from . import plots
 from .formatting import RATE_COLUMNS, format_table as text_table
 from .stats import mean_interval, rate_interval
 from ..config import WELCOME_TO
+from ..defaults import folder_mirror_note
 from ..games.tables import summary_tables as any_game_tables
 from ..sim.rows import game_of_columns
 from .tables import table_columns, keyed
@@ -364,6 +365,9 @@ def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[s
                        ("wall_seconds", "wall time (s)")):
         if key in manifest:
             facts.append((label, str(manifest[key])))
+    mirror = folder_mirror_note(folder)
+    if mirror:
+        facts.append(("note", mirror.removeprefix("note: ")))
     return facts
 
 

@@ -8,6 +8,7 @@ csv, json or parquet) for scripts.
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 import time
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from ..analysis.plan_balance import printed_tables
 from ..analysis.sequential import SequentialError, SprtSettings
 from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
-from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config
+from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config, players_from_refs
+from ..defaults import mirror_note
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
@@ -112,7 +114,18 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
         if result.sequential is not None:
             _print_sequential(result.sequential)
         _print(result.tables)
+        if strategies and not sequential:
+            _echo_compare_mirror(strategies, config)
     _save(result.frame, tables, out, fmt, result.meta(), quiet_stdout=as_json)
+
+
+def _echo_compare_mirror(strategies: tuple[str, ...], config: str | None) -> None:
+    """The mirror note (see `defaults.mirror_note`) for strategies compared as
+    given: a deterministic strategy named twice plays itself in mirror games."""
+    spec = load_config(config)
+    note = mirror_note(replace(spec, players=players_from_refs(list(strategies), spec.game)))
+    if note:
+        click.echo(note.replace("seats", "strategies", 1))
 
 
 def compare_document(result: analyses.Comparison) -> dict:

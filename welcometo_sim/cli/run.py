@@ -17,6 +17,7 @@ import yaml
 from ..analysis.tables import read_summary
 from ..api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec, resumable_manifest, resume
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, RunSpec, bounded_yaml, parse_config
+from ..defaults import folder_mirror_note
 from ..games.tables import summary_tables
 from ..rules.game import StrategyError
 from ..sim.guard import signal_received
@@ -179,6 +180,15 @@ def _report_run(output: RunOutput, what: str, shown: Shown) -> None:
     if m.get("errors"):
         click.echo(f"{m['errors']} errored games left out of the tables (listed in {m['errors_file']})")
     print_tables(summary_tables(read_summary(output.folder, by), by, pairs=True), as_csv=False, as_json=False)
+    _echo_mirror_note(output.folder)
+
+
+def _echo_mirror_note(folder: Path) -> None:
+    """Says so when the run's seats play mirror games (identical deterministic
+    seats seeing the same cards), so that nobody reads its ties as a result."""
+    note = folder_mirror_note(folder)
+    if note:
+        click.echo(note)
 
 
 @contextmanager
@@ -243,6 +253,8 @@ def summarize(results_dir: str, by: str, as_csv: bool, as_json: bool) -> None:
         click.echo(json_text({**payload, "errored_games": errored}))
         return
     print_tables(tables, as_csv, as_json=False)
+    if not as_csv:
+        _echo_mirror_note(Path(results_dir))
     if errored and as_csv:
         click.echo(f"# errored_games\n{errored}")
     elif errored:

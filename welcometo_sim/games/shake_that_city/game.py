@@ -26,8 +26,12 @@ from .shake import CUBE_NAMES, next_shaker, parse_pattern, pattern_text, shake, 
 
 GAME_NAME = "shake-that-city"
 RECORD_VERSION = 1
-MAX_PLAYERS = 12
-VARIANT_KEYS = ("family", "construction", "solo", "wild_nights", "side", "start_player")
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
+"""The rules are for 1 to 4 players (seed 001); one player plays the solo rules."""
+TILE_SUPPLY = 40
+"""Building tiles of each type in the published box (a shared supply)."""
+VARIANT_KEYS = ("family", "construction", "solo", "wild_nights", "side", "start_player",
+                "tile_supply")
 
 
 class StrategyError(RuntimeError):
@@ -46,7 +50,9 @@ class ReplayError(ValueError):
 @dataclass(frozen=True)
 class Variant:
     """Which rules are on. `solo` implies the construction tiles; `start_player`
-    None draws the first start player at random from the game seed."""
+    None draws the first start player at random from the game seed;
+    `tile_supply` is the shared supply of building tiles of each type (None:
+    unlimited), so a colour whose tiles have run out cannot be taken."""
 
     family: bool = False
     construction: bool = False
@@ -54,6 +60,7 @@ class Variant:
     wild_nights: bool = False
     side: str = "inland"
     start_player: int | None = None
+    tile_supply: int | None = TILE_SUPPLY
 
     @property
     def uses_construction(self) -> bool:
@@ -102,17 +109,35 @@ def make_variant(spec: Mapping | None, n_players: int | None = None) -> Variant:
     start = spec.get("start_player")
     if start is not None and (isinstance(start, bool) or not isinstance(start, int) or start < 0):
         raise DataError("variant.start_player", "expected a seat number or null")
+    supply = spec.get("tile_supply", TILE_SUPPLY)
+    if supply is not None and (isinstance(supply, bool) or not isinstance(supply, int)
+                               or supply < 0):
+        raise DataError("variant.tile_supply", "expected a number of tiles per type (0 or more) "
+                        "or null for an unlimited supply")
     variant = Variant(**spec)
     if variant.solo and variant.family:
         raise DataError("variant", "solo and family cannot be combined (the solo win counts every category)")
     if n_players is not None:
-        if not 1 <= n_players <= MAX_PLAYERS:
-            raise DataError("players", f"{n_players} seats (1 to {MAX_PLAYERS})")
-        if variant.solo and n_players != 1:
-            raise DataError("variant.solo", f"solo is for exactly 1 player, not {n_players}")
-        if start is not None and start >= n_players:
-            raise DataError("variant.start_player", f"seat {start} of {n_players}")
+        _check_seats(variant, n_players)
     return variant
+
+
+def _check_seats(variant: Variant, n_players: int) -> None:
+    """The rules' player count: 1 to 4, and one player exactly when solo.
+
+    A single seat without `solo: true` is refused rather than switched to the
+    solo rules: the solo rules change the game (construction tiles, a closed
+    colour, a points target), so a config or record has to say it plays them."""
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise DataError("players", f"{n_players} seats: Shake That City is for "
+                        f"{MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if variant.solo and n_players != 1:
+        raise DataError("variant.solo", f"solo is for exactly 1 player, not {n_players}")
+    if not variant.solo and n_players == 1:
+        raise DataError("variant.solo", "one seat plays the solo rules: set solo: true "
+                        "(or seat 2 to 4 players)")
+    if variant.start_player is not None and variant.start_player >= n_players:
+        raise DataError("variant.start_player", f"seat {variant.start_player} of {n_players}")
 
 
 def load_rules(params: Mapping | Rules | None = None, n_players: int | None = None) -> Rules:
@@ -193,6 +218,8 @@ class _Table:
         self.boards = [Board(rules.layout, construction=setup.construction) for _ in range(n_players)]
         self.shaker = start_shaker(rules.data, rules.variant.wild_nights)
         self.passes = [0] * n_players
+        supply = rules.variant.tile_supply
+        self.supply: list[int] | None = None if supply is None else [supply] * len(BUILDINGS)
         self.rounds: list[dict] = []
         self._counts: dict[tuple[int, ...], Mapping[str, int]] = {}
 
@@ -212,6 +239,25 @@ class _Table:
         return allowed_buildings(pattern, free, start_choice, seat == self.start_of(round_),
                                  variant.solo)
 
+    def takeable(self, allowed: tuple[str, ...], pattern) -> tuple[str, ...]:
+        """The allowed colours whose cubes the shared tile supply still covers."""
+        if self.supply is None:
+            return allowed
+        return tuple(b for b in allowed
+                     if pattern.count(BUILDINGS.index(b)) <= self.supply[BUILDINGS.index(b)])
+
+    def within_supply(self, moves: dict[Move, int]) -> dict[Move, int]:
+        """The moves whose tiles (wilds included) are still in the supply, in the same order."""
+        if self.supply is None:
+            return moves
+        return {move: mask for move, mask in moves.items()
+                if mask.bit_count() <= self.supply[BUILDINGS.index(move.building)]}
+
+    def take(self, move: Move | None, mask: int) -> None:
+        """Takes a move's tiles from the supply (players take in turn from the start player)."""
+        if self.supply is not None and move is not None:
+            self.supply[BUILDINGS.index(move.building)] -= mask.bit_count()
+
     def view(self, seat: int, round_: int, pattern, start_choice, allowed, moves, after) -> View:
         return View(seat=seat, round=round_, rounds=self.rules.data.rounds,
                     n_players=len(self.boards), start_player=self.start_of(round_),
@@ -219,7 +265,8 @@ class _Table:
                     allowed=allowed, board=self.boards[seat].copy(),
                     boards=tuple(b.copy() for b in self.boards), masks=read_only(moves),
                     shaker=self.counts(self.shaker), next_shaker=self.counts(after),
-                    tiles=self.setup.tiles, rules=self.rules)
+                    tiles=self.setup.tiles, rules=self.rules,
+                    supply=None if self.supply is None else read_only(dict(zip(BUILDINGS, self.supply))))
 
     def finish_round(self, round_: int, pattern, chosen: list[Move | None], moves: list[dict]) -> None:
         for seat, move in enumerate(chosen):
@@ -341,6 +388,7 @@ class GameState:
         except ValueError as exc:
             raise IllegalAnswer(str(exc)) from None
         self._chosen[seat] = move
+        self.table.take(move, self._options[seat][move])
         if self._index == 0:
             self._start_choice = move.building
         self._index += 1
@@ -360,6 +408,7 @@ class GameState:
         table.__dict__.update(self.table.__dict__)
         table.boards, table.passes, table.rounds = self.table.boards[:], self.table.passes[:], \
             [dict(entry) for entry in self.table.rounds]
+        table.supply = None if self.table.supply is None else self.table.supply[:]
         twin._order, twin._chosen, twin._options = self._order[:], self._chosen[:], self._options[:]
         return twin
 
@@ -381,8 +430,8 @@ class GameState:
         while self._index < len(self._order):
             seat = self._order[self._index]
             seen = None if self._index == 0 else self._start_choice
-            allowed = table.allowed(pattern, round_, seat, seen)
-            options = self._options[seat] = legal_moves(table.boards[seat], pattern, allowed)
+            allowed = table.takeable(table.allowed(pattern, round_, seat, seen), pattern)
+            options = self._options[seat] = table.within_supply(legal_moves(table.boards[seat], pattern, allowed))
             if options:
                 view = table.view(seat, round_, pattern, seen, allowed, options, self._after)
                 self.decision = Decision(seat, "move", list(options), view)
@@ -496,7 +545,7 @@ def _replay(record: Mapping, replayer_class) -> GameResult:
              for seat, name in enumerate(names)]
     for seat, strategy in enumerate(record["strategies"]):
         seats[seat]["strategy"].name = strategy
-    rules = load_rules(record["params"], len(names))
+    rules = load_rules(_params_of(record), len(names))
     if len(rounds) != rules.data.rounds:
         raise ReplayError(f"{len(rounds)} rounds recorded, the game has {rules.data.rounds}")
     _check_deal(deal(rules, seed, len(names)), rules, record)
@@ -506,6 +555,16 @@ def _replay(record: Mapping, replayer_class) -> GameResult:
     if [list(b) for b in record["boards"]] != result.record["boards"]:
         raise ReplayError("the recorded final boards differ from the replayed ones")
     return result
+
+
+def _params_of(record: Mapping) -> Mapping:
+    """A record's parameters; a record written before the tile supply was a rule
+    (no `tile_supply` in its variant) was played with an unlimited supply."""
+    params = record["params"]
+    variant = params.get("variant") if isinstance(params, Mapping) else None
+    if isinstance(variant, Mapping) and "tile_supply" not in variant:
+        return {**params, "variant": {**variant, "tile_supply": None}}
+    return params
 
 
 def _check_deal(dealt: Deal, rules: Rules, record: Mapping) -> None:

@@ -74,7 +74,8 @@ class View:
     player; `masks` the cells each legal move covers; `shaker` the cubes the
     pattern was drawn from and `next_shaker` those the next round will draw from
     (empty after the last round); `tiles` the bonus tile id of each slot (corner,
-    north, west)."""
+    north, west); `supply` the building tiles left of each type as this player
+    takes theirs (players take in turn from the start player; None: unlimited)."""
 
     seat: int
     round: int
@@ -91,6 +92,7 @@ class View:
     next_shaker: Mapping[str, int]
     tiles: tuple[int, ...]
     rules: "Rules"
+    supply: Mapping[str, int] | None = None
 
     @property
     def is_start(self) -> bool:
