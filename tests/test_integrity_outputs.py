@@ -166,3 +166,127 @@ def test_a_cut_table_is_one_line_and_an_intact_one_is_summarized(finished, capsy
     table.write_bytes(table.read_bytes()[:-100])
     line = user_error(["summarize", str(finished)], capsys)
     assert "damaged (" in line and "bytes where the run wrote" in line
+
+
+# ------------------------------------------------ 7. writers replace only what they own
+def played_nothing(monkeypatch) -> list:
+    """Records every game played: an --out refused before play leaves it empty."""
+    from welcometo_sim import analyses
+
+    calls: list = []
+    for name in ("compare", "plans", "sweep", "tune", "balance"):
+        original = getattr(analyses, name)
+        monkeypatch.setattr(analyses, name, lambda *a, _o=original, **k: calls.append(a) or _o(*a, **k))
+    return calls
+
+
+@pytest.mark.parametrize("argv", [
+    ["compare", "random", "random", "--games", "4"],
+    ["plans", "--games-per-plan", "1", "--deck", "1"],
+    ["sweep", "--set", "seed=1,2", "--games", "2"],
+])
+def test_analysis_commands_never_write_into_a_run_folder(finished, monkeypatch, capsys, argv):
+    before = {p.name: p.read_bytes() for p in finished.iterdir()}
+    calls = played_nothing(monkeypatch)
+    line = user_error([*argv, "--out", str(finished), "-q"], capsys)
+    assert f"--out {finished}: holds a run (manifest.json), which {argv[0]} does not replace" in line
+    assert calls == []
+    assert {p.name: p.read_bytes() for p in finished.iterdir()} == before
+    code, _, err = wtsim(["run", "--resume", str(finished)], capsys)
+    assert code == 0 and "already finished" in _ and len(read_table(finished)) == 80
+
+
+def test_an_analysis_folder_is_replaced_only_by_its_own_command(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    code, _, err = wtsim(["compare", "random", "random", "--games", "2", "--out", str(out), "-q",
+                          "--format", "parquet"], capsys)
+    assert code == 0, err
+    code, _, err = wtsim(["compare", "random", "random", "--games", "3", "--out", str(out), "-q"], capsys)
+    assert code == 0, err  # its own output: replaced, and the table of the other format goes with it
+    assert not (out / "results.parquet").exists() and len(read_table(out)) == 3 * 2
+    line = user_error(["plans", "--games-per-plan", "1", "--deck", "1", "--out", str(out), "-q"], capsys)
+    assert "holds the output of wtsim compare, which plans does not replace" in line
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "results.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    line = user_error(["compare", "random", "random", "--games", "2", "--out", str(mine), "-q"], capsys)
+    assert "holds results.csv, which compare did not write" in line
+    assert (mine / "results.csv").read_text() == "a,b\n1,2\n"
+
+
+TUNE = ["tune", "random", "--param", "x=0:1", "--games", "2", "--trials", "1", "--top", "1", "-q"]
+
+
+def tuned_strategy(tmp_path: Path) -> str:
+    (tmp_path / "tunable.py").write_text(
+        "from welcometo_sim.strategies.random import RandomStrategy\n\n\n"
+        "class Tunable(RandomStrategy):\n    name = 'tunable'\n    defaults = {'x': 0.5}\n", encoding="utf-8")
+    return f"{tmp_path / 'tunable.py'}:Tunable"
+
+
+def test_tune_and_balance_refuse_their_own_input_and_an_existing_file(tmp_path, monkeypatch, capsys):
+    victim = tmp_path / "victim.yaml"
+    victim.write_text("name: victim\nplayers: [random, random]\n", encoding="utf-8")
+    original = victim.read_bytes()
+    calls = played_nothing(monkeypatch)
+    for force in ([], ["--force"]):
+        line = user_error(["balance", str(victim), "--deck", "1", "--out", str(victim), "-q", *force], capsys)
+        assert f"--out {victim}: is {victim}, which this command reads" in line
+    line = user_error(["tune", tuned_strategy(tmp_path), "--param", "x=0:1", "--out", str(tmp_path / "tunable.py"),
+                       "--force", "-q"], capsys)
+    assert "tunable.py, which this command reads" in line
+    other = tmp_path / "other.yaml"
+    other.write_text("keep: me\n", encoding="utf-8")
+    line = user_error(["balance", str(victim), "--deck", "1", "--out", str(other), "-q"], capsys)
+    assert f"--out {other}: exists; choose another file, or replace it with --force" in line
+    line = user_error(["tune", "greedy", "--param", "shortlist=2:4", "--out", str(other), "-q"], capsys)
+    assert "exists; choose another file, or replace it with --force" in line
+    assert calls == [] and victim.read_bytes() == original and other.read_text() == "keep: me\n"
+
+
+def test_tune_replaces_an_existing_file_with_force(tmp_path, capsys):
+    out = tmp_path / "best.yaml"
+    out.write_text("old\n", encoding="utf-8")
+    code, _, err = wtsim(["tune", tuned_strategy(tmp_path), "--param", "x=0:1", "--games", "2", "--trials", "1",
+                          "--top", "1", "--final-games", "2", "-q", "--out", str(out), "--force"], capsys)
+    assert code == 0, err
+    assert yaml.safe_load(out.read_text())["strategy"].endswith("tunable.py:Tunable")
+
+
+# ------------------------------------------------ 8. no secret in a message
+SECRET = "root:$6$Zq8.secret-hash:20228:0:99999:7:::"
+
+
+@pytest.mark.parametrize("content, where", [
+    (f"{SECRET}\ndaemon:*:20228:0:99999:7:::\n", "line 1: unknown key"),
+    (f"params:\n  weights: {{flexibility: 2}}\n  '{SECRET}': 1\n", "line 3: unknown parameter"),
+    (f"strategy: greedy\nparams:\n  shortlist: '{SECRET}'\n", "params.shortlist: must be an integer"),
+    (f"strategy: '{SECRET}'\n", "strategy: not a strategy that can be loaded"),
+    (f"params: [{SECRET}\n", "malformed YAML"),
+])
+def test_a_params_file_is_never_quoted(tmp_path, capsys, content, where):
+    secret = tmp_path / "shadow"
+    secret.write_text(content, encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"players:\n  - {{strategy: greedy, params_file: {secret}}}\n", encoding="utf-8")
+    line = user_error(["run", str(config), "--games", "1"], capsys)
+    assert where in line and f"params_file: {secret}" in line
+    assert "secret-hash" not in line and "20228" not in line
+
+
+def test_a_shake_that_city_params_file_is_never_quoted(tmp_path, capsys):
+    secret = tmp_path / "shadow"
+    secret.write_text(f"params:\n  open: '{SECRET}'\n", encoding="utf-8")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"game: shake-that-city\nplayers:\n  - {{strategy: greedy, params_file: {secret}}}\n"
+                      f"  - random\n", encoding="utf-8")
+    line = user_error(["run", str(config), "--games", "1"], capsys)
+    assert "refused by strategy 'greedy' with the params_file's values (the values are not shown)" in line
+    assert "secret-hash" not in line
+
+
+@pytest.mark.parametrize("ref", ["x" * 3000 + ".py:C", "x" * 3000 + ":C", "x" * 3000, "greedy:" + "w" * 3000 + "=1",
+                                 "greedy:shortlist='" + "s" * 3000 + "'"])
+def test_a_long_strategy_reference_is_echoed_cut_short(capsys, ref):
+    line = user_error(["compare", ref, "random", "--games", "2"], capsys)
+    assert len(line) < 500 and "..." in line

@@ -12,6 +12,7 @@ from .. import __version__
 from ..config import ConfigError, load_config
 from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainSettings, load_state,
                               new_state, train)
+from ..messages import shown
 from .common import complete_config, fail
 
 
@@ -22,7 +23,7 @@ def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
         try:
             steps.append((int(games), float(rate)))
         except ValueError:
-            fail(f"--rate-after {value!r}: expected GAMES:RATE, e.g. 20000:0.1")
+            fail(f"--rate-after {shown(value)}: expected GAMES:RATE, e.g. 20000:0.1")
     return tuple(steps)
 
 
