@@ -290,3 +290,77 @@ def test_a_shake_that_city_params_file_is_never_quoted(tmp_path, capsys):
 def test_a_long_strategy_reference_is_echoed_cut_short(capsys, ref):
     line = user_error(["compare", ref, "random", "--games", "2"], capsys)
     assert len(line) < 500 and "..." in line
+
+
+# ------------------------------------------------ 13. full disks, odd paths, early signals
+def full_disk_for_text(monkeypatch) -> None:
+    """A YAML file written under its temporary name gets ten bytes, then ENOSPC."""
+    original = Path.write_text
+
+    def write_text(path, data, *args, **kwargs):
+        if str(path).endswith(".yaml.tmp"):
+            original(path, data[:10], *args, **kwargs)
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return original(path, data, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+
+
+def test_tune_and_balance_on_a_full_disk_leave_no_empty_file(tmp_path, monkeypatch, capsys):
+    full_disk_for_text(monkeypatch)
+    tuned = tmp_path / "best.yaml"
+    line = user_error(["tune", tuned_strategy(tmp_path), "--param", "x=0:1", "--games", "2", "--trials", "1",
+                       "--top", "1", "--final-games", "2", "-q", "--out", str(tuned)], capsys)
+    assert line == f"wtsim: error: {tuned}: cannot write: no space left on the device"
+    config = tmp_path / "two.yaml"
+    config.write_text("name: two\nplayers: ['greedy:temperature=0', 'greedy:temperature=0']\n", encoding="utf-8")
+    balanced = tmp_path / "balanced.yaml"
+    line = user_error(["balance", str(config), "--deck", "1", "--games", "2", "--rounds", "1", "--final-games",
+                       "2", "-q", "--out", str(balanced)], capsys)
+    assert line == f"wtsim: error: {balanced}: cannot write: no space left on the device"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tunable.py", "two.yaml"]
+
+
+@pytest.mark.parametrize("command", [TUNE, ["balance", "--deck", "1", "--games", "2", "-q"]])
+def test_an_out_file_under_a_file_is_one_line_before_any_game(tmp_path, monkeypatch, capsys, command):
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    calls = played_nothing(monkeypatch)
+    out = tmp_path / "afile" / "x.yaml"
+    line = user_error([*command, "--out", str(out)], capsys)
+    assert line == f"wtsim: error: --out {out}: {tmp_path / 'afile'} is a file, not a folder"
+    assert calls == []
+    line = user_error([*command, "--out", str(tmp_path)], capsys)
+    assert f"'{tmp_path}' is a directory" in line
+
+
+def test_a_run_that_fails_before_its_manifest_does_not_suggest_resume(tmp_path, monkeypatch, capsys):
+    from welcometo_sim.sim import results
+
+    def full(path, payload):
+        raise results.output_error(path, OSError(errno.ENOSPC, "No space left on device", str(path)))
+
+    monkeypatch.setattr("welcometo_sim.api.write_json", full)
+    out = tmp_path / "run"
+    line = user_error(["run", "--games", "2", "--out", str(out), "-q"], capsys)
+    assert line == f"wtsim: error: {out / 'manifest.json'}: cannot write: no space left on the device"
+
+
+def test_sigterm_while_the_commands_are_imported_is_one_line(tmp_path):
+    """The signal arrives while pandas is imported (before any handler of the commands)."""
+    import subprocess
+    import sys
+
+    script = ("import builtins, os, signal\n"
+              "real = builtins.__import__\n"
+              "def importing(name, *args, **kwargs):\n"
+              "    if name == 'pandas':\n"
+              "        os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    return real(name, *args, **kwargs)\n"
+              "builtins.__import__ = importing\n"
+              "from welcometo_sim.cli import main\n"
+              f"main(['run', '--games', '2', '--out', {str(tmp_path / 'run')!r}])\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 143, proc.stderr
+    assert proc.stderr.splitlines()[-1] == "wtsim: terminated (SIGTERM)" and "Traceback" not in proc.stderr
+    assert proc.stdout == "" and not (tmp_path / "run").exists()
