@@ -470,3 +470,19 @@ class RunFolder(RuleBasedStateMachine):
 RunFolder.TestCase.settings = settings(max_examples=40, stateful_step_count=6, deadline=None, database=None,
                                        derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 test_any_sequence_of_kills_corruptions_and_resumes_ends_in_the_uninterrupted_table = RunFolder.TestCase
+
+
+def test_the_machine_refuses_a_resume_after_an_edit_between_kill_and_resume():
+    """The sequence the machine exists for, played every time: started, killed
+    after a chunk, the strategy source edited, resumed (refused), restored,
+    resumed to the end."""
+    machine = RunFolder()
+    machine.start(chunks=1, step=0)
+    machine.edit("source")
+    machine.resume(chunks=4, step=3)
+    manifest = json.loads((machine.folder / "manifest.json").read_text())
+    assert manifest["status"] == "running" and len(machine.played[manifest["run_id"]]) == 1
+    machine.restore()
+    machine.resume(chunks=9, step=0)
+    assert json.loads((machine.folder / "manifest.json").read_text())["status"] == "finished"
+    machine.teardown()
