@@ -204,7 +204,7 @@ def params_file_error(tmp_path: Path, capsys, content: str | None, entry: str = 
     (f"strategy: greedy\nparams: {{weights: {{points: {SECRET}}}}}\n",
      "params.weights.points: must be a finite number for strategy 'greedy' (the value is not shown)"),
     (f"strategy: greedy\nparams: {{token: {SECRET}}}\n",
-     "params.token: unknown parameter (known: shortlist, temperature, weights)"),
+     "line 2: unknown parameter (known: shortlist, temperature, weights; the key is not shown)"),
     (f"strategy: {SECRET}\n", "strategy: not a strategy that can be loaded (the value is not shown)"),
     (f"strategy: greedy\nparams: {{x: '{SECRET}\n", "malformed YAML: not valid YAML"),
     (f"strategy: greedy\nparams: {{x: !!int 0x{SECRET}}}\n", "malformed YAML: cannot read a value (ValueError)"),

@@ -288,21 +288,45 @@ from hypothesis.stateful import RuleBasedStateMachine, precondition, rule  # noq
 from welcometo_sim.config import parse_config  # noqa: E402
 from welcometo_sim.sim.results import ResultsError  # noqa: E402
 
-STATEFUL_SPEC = parse_config({"name": "pair", "seed": 3, "games": 12, "chunk_size": 3, "jobs": 1,
-                              "players": ["random", {"strategy": "random", "name": "other"}]})
+import atexit  # noqa: E402
+import tempfile  # noqa: E402
+
+from welcometo_sim.sim.dependencies import run_dependencies  # noqa: E402
+
+DEPENDED_ON = Path(tempfile.mkdtemp(prefix="wtsim-stateful-"))
+"""A strategy source and a weights file of the user's, which the run depends on
+and the machine edits between sessions (edits that change the bytes, not the
+play: any change must stop the run, not only one that shows in the table)."""
+ORIGINALS = {
+    "source": (DEPENDED_ON / "mine.py", b"from welcometo_sim.strategies.random import RandomStrategy\n\n\n"
+               b"class Mine(RandomStrategy):\n    name = 'mine'\n    defaults = {'weights': ''}\n"),
+    "weights": (DEPENDED_ON / "weights.bin", b"\x00\x01 weights"),
+}
+for _path, _content in ORIGINALS.values():
+    _path.write_bytes(_content)
+atexit.register(shutil.rmtree, DEPENDED_ON, True)
+STATEFUL_SPEC = parse_config({"name": "pair", "seed": 3, "games": 12, "chunk_size": 3, "jobs": 1, "players": [
+    {"strategy": f"{ORIGINALS['source'][0]}:Mine", "params": {"weights": str(ORIGINALS["weights"][0])}},
+    {"strategy": "random", "name": "other"}]})
 _EXPECTED: dict = {}
 
 
 def expected_run() -> tuple:
     """The table and records of the run played once, uninterrupted."""
     if not _EXPECTED:
-        import tempfile
-
         with tempfile.TemporaryDirectory() as scratch:
             execute(STATEFUL_SPEC, Path(scratch) / "clean", records=True)
             _EXPECTED["run"] = (read_table(Path(scratch) / "clean"),
                                 (Path(scratch) / "clean" / "records.jsonl").read_bytes())
     return _EXPECTED["run"]
+
+
+def version() -> tuple:
+    """The bytes of the files the run depends on, as they are now."""
+    return tuple(path.read_bytes() for path, _ in ORIGINALS.values())
+
+
+REFUSED_FOR_A_CHANGED_FILE = ("changed since the run started", "holds this run, started before")
 
 
 class KilledAt:
@@ -325,19 +349,64 @@ class RunFolder(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        import tempfile
-
         self.scratch = tempfile.TemporaryDirectory()
         self.folder = Path(self.scratch.name) / "run"
+        for path, content in ORIGINALS.values():
+            path.write_bytes(content)
+        self.played: dict[str, set] = {}
+        """Run id -> the versions of the depended-on files its chunks were played with."""
 
     def _session(self, work, kill_at: int | None) -> None:
-        with mock.patch.object(os, "replace", KilledAt(kill_at)):
+        write = ChunkStore.write
+
+        def noted(store, chunk):
+            self.played.setdefault(store.run_id, set()).add(version())
+            return write(store, chunk)
+
+        with mock.patch.object(os, "replace", KilledAt(kill_at)), mock.patch.object(ChunkStore, "write", noted):
             try:
                 work()
             except Killed:
                 pass
             except ResultsError as exc:  # a clear, one-line answer, e.g. resume before any manifest
-                assert "not a run folder" in str(exc), exc
+                if "not a run folder" not in str(exc):
+                    assert any(reason in str(exc) for reason in REFUSED_FOR_A_CHANGED_FILE), exc
+                    manifest = json.loads((self.folder / "manifest.json").read_text())
+                    assert manifest["depends"] != run_dependencies(STATEFUL_SPEC), exc
+        self.check_one_version()
+
+    def check_one_version(self) -> None:
+        """Every chunk of the run in the folder was played with the same files."""
+        manifest = results_module.read_manifest(self.folder) if self.folder.is_dir() else {}
+        assert len(self.played.get(manifest.get("run_id"), ())) <= 1, "a run mixes two versions of a file"
+
+    @rule(which=st.sampled_from(sorted(ORIGINALS)))
+    def edit(self, which):
+        path, _ = ORIGINALS[which]
+        path.write_bytes(path.read_bytes() + (b"\n# edited\n" if which == "source" else b"\x00"))
+
+    @rule()
+    def restore(self):
+        for path, content in ORIGINALS.values():
+            path.write_bytes(content)
+
+    @precondition(lambda self: (self.folder / "manifest.json").is_file())
+    @rule(command=st.sampled_from([["compare", "random", "random", "--games", "2"],
+                                   ["sweep", "--set", "seed=1", "--games", "1"]]))
+    def overwrite(self, command):
+        """Another command pointed at the run folder changes nothing in it."""
+        import contextlib
+        import io
+
+        from welcometo_sim.cli import main
+
+        before = {p.relative_to(self.folder): p.read_bytes() for p in self.folder.rglob("*") if p.is_file()}
+        with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
+            with pytest.raises(SystemExit) as stopped:
+                main([*command, "--out", str(self.folder), "-q"])
+        assert stopped.value.code == 2 and "holds a run (manifest.json)" in err.getvalue()
+        after = {p.relative_to(self.folder): p.read_bytes() for p in self.folder.rglob("*") if p.is_file()}
+        assert after == before
 
     # A session renames its manifest (and, when it starts, its config) first,
     # then three files per chunk (records, table, sidecar), then the final
@@ -383,7 +452,12 @@ class RunFolder(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         try:
-            output = execute(STATEFUL_SPEC, self.folder, records=True)  # the same run: finished as it is
+            self.restore()
+            try:
+                output = execute(STATEFUL_SPEC, self.folder, records=True)  # the same run: finished as it is
+            except ResultsError as exc:  # started with edited files: only starting over finishes it
+                assert "holds this run, started before" in str(exc), exc
+                output = execute(STATEFUL_SPEC, self.folder, records=True, force=True)
             assert output.manifest["status"] == "finished"
             table, records = expected_run()
             assert_frame_equal(read_table(self.folder), table)
@@ -396,3 +470,19 @@ class RunFolder(RuleBasedStateMachine):
 RunFolder.TestCase.settings = settings(max_examples=40, stateful_step_count=6, deadline=None, database=None,
                                        derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 test_any_sequence_of_kills_corruptions_and_resumes_ends_in_the_uninterrupted_table = RunFolder.TestCase
+
+
+def test_the_machine_refuses_a_resume_after_an_edit_between_kill_and_resume():
+    """The sequence the machine exists for, played every time: started, killed
+    after a chunk, the strategy source edited, resumed (refused), restored,
+    resumed to the end."""
+    machine = RunFolder()
+    machine.start(chunks=1, step=0)
+    machine.edit("source")
+    machine.resume(chunks=4, step=3)
+    manifest = json.loads((machine.folder / "manifest.json").read_text())
+    assert manifest["status"] == "running" and len(machine.played[manifest["run_id"]]) == 1
+    machine.restore()
+    machine.resume(chunks=9, step=0)
+    assert json.loads((machine.folder / "manifest.json").read_text())["status"] == "finished"
+    machine.teardown()

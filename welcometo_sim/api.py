@@ -30,17 +30,18 @@ import pandas as pd
 from . import __version__
 from .compiled_core import engine
 from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, ConfigError, RunSpec, load_config
-from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE, ChunkStore,
+from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE,
+                          RUN_FORMAT, ChunkStore, check_final_file, describe_final_files,
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
                           read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
                           to_frame, write_config, write_json)
+from .sim.dependencies import changed_dependencies, run_dependencies
 from .sim.isolated import WorkerLost
 from .sim.rows import ERROR_COLUMNS
 from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
                          iter_chunks, release_workers, run_chunks)
 
 DEFAULT_RESULTS_ROOT = Path("results")
-RUN_FORMAT = "welcometo-sim/run/1"
 Progress = Callable[[int], None]
 Notify = Callable[[str], None]
 POLICY_KEYS = ("jobs", "on_error", "backend", "scheduler", "chunk_size")
@@ -48,13 +49,19 @@ POLICY_KEYS = ("jobs", "on_error", "backend", "scheduler", "chunk_size")
 log = logging.getLogger("welcometo_sim")
 
 
-def run_fingerprint(spec: RunSpec, fmt: str, records: bool, chunk_size: int) -> str:
+def run_fingerprint(spec: RunSpec, fmt: str, records: bool, chunk_size: int,
+                    depends: Mapping[str, str] | None = None) -> str:
     """SHA-256 of what fixes a run's tables: the resolved config (without the keys
     that only say how it is played), seed, games, chunk size, table format,
-    records and the program version."""
+    records, the program version, and the checksums of the files outside the
+    program that its players depend on (`depends`, from run_dependencies;
+    computed when None)."""
     config = {k: v for k, v in spec.to_dict().items() if k not in POLICY_KEYS}
     payload = {"config": config, "seed": spec.seed, "games": spec.games, "chunk_size": chunk_size,
                "table": fmt, "records": bool(records), "version": __version__}
+    depends = run_dependencies(spec) if depends is None else depends
+    if depends:  # absent when there are none, as in the fingerprints of earlier versions
+        payload["depends"] = dict(depends)
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=repr)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -190,11 +197,17 @@ def prepare_folder(spec: RunSpec, out: str | os.PathLike | None, fmt: str, recor
     is_run = manifest.get("format") == RUN_FORMAT
     if is_run and not force:
         chunk_size = spec.chunk_size or manifest.get("chunk_size")
+        depends = run_dependencies(spec)
         if isinstance(chunk_size, int) and manifest.get("fingerprint") == run_fingerprint(
-                spec, fmt, records, chunk_size):
+                spec, fmt, records, chunk_size, depends):
             if not (folder / CONFIG_FILE).is_file():  # stopped between the manifest and the config
                 write_config(folder / CONFIG_FILE, spec.to_dict())
             return Prepared(folder, manifest)
+        changes = changed_dependencies(manifest.get("depends"), depends)
+        if changes and isinstance(chunk_size, int) and manifest.get("fingerprint") == run_fingerprint(
+                spec, fmt, records, chunk_size, manifest.get("depends")):
+            raise ResultsError(f"--out {folder}: holds this run, started before {changes[0]}; restore it "
+                               f"to continue the run, or start it over there with --force")
         raise ResultsError(
             f"--out {folder}: holds another run ({manifest.get('name')!r}, seed {manifest.get('seed')}, "
             f"{manifest.get('games')} games, {manifest.get('status')}); choose another folder, "
@@ -255,6 +268,7 @@ def resume(folder: str | os.PathLike, *, jobs: int | None = None, backend: str |
     folder = Path(folder)
     manifest = resumable_manifest(folder)
     if manifest["status"] == "finished":
+        check_final_file(folder / manifest["table"])
         remove_chunk_files(folder)
         return RunOutput(folder, manifest)
     spec = resolve_spec(folder / CONFIG_FILE, jobs=jobs, on_error=on_error, backend=backend,
@@ -265,7 +279,9 @@ def resume(folder: str | os.PathLike, *, jobs: int | None = None, backend: str |
     if manifest.get("version") != __version__:
         raise ResultsError(f"{folder}: the run was started by wtsim {manifest.get('version')}, this is "
                            f"{__version__}; finish it with that version or start it over with --force")
-    fingerprint = run_fingerprint(spec, fmt, manifest["records"] is not None, manifest["chunk_size"])
+    depends = run_dependencies(spec)
+    _check_dependencies(folder, manifest, depends)
+    fingerprint = run_fingerprint(spec, fmt, manifest["records"] is not None, manifest["chunk_size"], depends)
     if manifest.get("fingerprint", fingerprint) != fingerprint:
         raise ResultsError(f"{folder}: {CONFIG_FILE} differs from the config the run started with "
                            f"(its fingerprint changed); restore it or start the run over with --force")
@@ -273,11 +289,28 @@ def resume(folder: str | os.PathLike, *, jobs: int | None = None, backend: str |
         write_config(folder / CONFIG_FILE, spec.to_dict())
     manifest.setdefault("run_id", uuid.uuid4().hex)
     manifest["fingerprint"] = fingerprint
+    if depends:
+        manifest["depends"] = depends
     manifest.update(status="running", on_error=spec.on_error, backend=spec.backend,
                     sessions=manifest.get("sessions", 1) + 1)
     manifest.pop("failure", None)
     write_json(folder / MANIFEST_FILE, manifest)
     return _play_to_folder(spec, folder, manifest, progress, notify)
+
+
+def _check_dependencies(folder: Path, manifest: dict, depends: dict[str, str]) -> None:
+    """Refuse to finish a run whose strategy sources or data files are not those
+    it started with: the table would hold two versions of a player under one name."""
+    if "fingerprint" not in manifest:  # a run of a version before fingerprints: no identity to check
+        return
+    over = f"start it over with: wtsim run {folder / CONFIG_FILE} --out {folder} --force"
+    if depends and "depends" not in manifest:
+        raise ResultsError(f"{folder}: the run did not record the files its strategies depend on "
+                           f"(started by an earlier wtsim), so it cannot be finished safely; {over}")
+    changes = changed_dependencies(manifest.get("depends"), depends)
+    if changes:
+        raise ResultsError(f"{folder}: {changes[0]} since the run started (finishing it would mix two "
+                           f"versions in one table); restore it, or {over}")
 
 
 def resumable_manifest(folder: Path) -> dict:
@@ -315,11 +348,13 @@ def _start_manifest(spec: RunSpec, fmt: str, records: bool) -> dict:
     """What a resumed run needs to continue exactly as it started, written before any game."""
     jobs = effective_jobs(spec.jobs)
     chunk_size = spec.chunk_size or default_chunk_size(spec.games, jobs)
+    depends = run_dependencies(spec)
     return {
         "format": RUN_FORMAT,
         "version": __version__,
         "run_id": uuid.uuid4().hex,
-        "fingerprint": run_fingerprint(spec, fmt, records, chunk_size),
+        "fingerprint": run_fingerprint(spec, fmt, records, chunk_size, depends),
+        "depends": depends,
         "status": "running",
         "name": spec.name,
         "config": spec.source,
@@ -380,8 +415,10 @@ def _play_to_folder(spec: RunSpec, folder: Path, manifest: dict, progress: Progr
     if todo and spec.backend != "dask" and effective_jobs(spec.jobs) > 1:
         release_workers()
     errors = store.assemble(bounds, records=records)
+    final = [manifest["table"], *([RECORDS_FILE] if records else []), *([ERRORS_FILE] if errors else [])]
     manifest.update(
         status="finished",
+        files=describe_final_files(folder, final),
         jobs=effective_jobs(spec.jobs),
         errors=errors,
         errors_file=ERRORS_FILE if errors else None,

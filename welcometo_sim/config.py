@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from .messages import shown
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
@@ -383,14 +384,8 @@ def _check_keys(mapping: dict, allowed: set[str], where: str, prefix: str) -> No
             raise ConfigError(f"{where}: {prefix}{key_label(key)}: unknown key (known: {known})")
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    """repr() of a value for a message, cut short (a huge value is not echoed whole)."""
-    if isinstance(value, (list, dict, tuple, set)):
-        return f"a {type(value).__name__}"
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+_short = shown
+"""Config values are quoted in messages as every user value is (see welcometo_sim.messages)."""
 
 
 def _int(raw: dict, key: str, where: str, default: int | None, minimum: int,
@@ -453,7 +448,7 @@ def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ..
         ids = [p.id for p in variant.plan_deck(deck)]
         if plan_id not in ids:
             raise ConfigError(
-                f"{where}: variant.plans[{deck - 1}]: {plan_id!r} is not a plan of deck {deck} "
+                f"{where}: variant.plans[{deck - 1}]: {shown(plan_id)} is not a plan of deck {deck} "
                 f"(known: {', '.join(ids)})"
             )
     return tuple(raw)
@@ -516,6 +511,12 @@ def _other_game_hint(ref: str) -> str | None:
     return other_game_of(ref, WELCOME_TO)
 
 
+def params_file_path(raw_path: str, base_dir: str | os.PathLike | None) -> Path:
+    """Where a player's `params_file` is: relative paths are read from `base_dir`."""
+    path = Path(raw_path)
+    return Path(base_dir) / path if not path.is_absolute() and base_dir is not None else path
+
+
 def read_params_file(raw_path: Any, where: str, at: str,
                      base_dir: str | os.PathLike | None) -> tuple[str, Any, dict]:
     """A player's `params_file` (a YAML file with `strategy`, `params` and
@@ -524,9 +525,7 @@ def read_params_file(raw_path: Any, where: str, at: str,
     never quotes the file's values (a params_file may hold secrets)."""
     if not isinstance(raw_path, str) or not raw_path:
         raise ConfigError(f"{where}: {at}.params_file: must be a file path")
-    path = Path(raw_path)
-    if not path.is_absolute() and base_dir is not None:
-        path = Path(base_dir) / path
+    path = params_file_path(raw_path, base_dir)
     here = f"{where}: {at}.params_file: {path}"
     try:
         mode = path.stat().st_mode
@@ -542,7 +541,10 @@ def read_params_file(raw_path: Any, where: str, at: str,
         raise ConfigError(f"{where}: {at}.params_file: {exc}") from None
     if not isinstance(loaded, dict):
         raise ConfigError(f"{here}: must be a mapping with strategy and params")
-    _check_keys(loaded, PARAMS_FILE_KEYS, here, "")
+    unknown = [key for key in loaded if key not in PARAMS_FILE_KEYS]
+    if unknown:
+        raise ConfigError(f"{here}: {_line_of(path, (unknown[0],))}unknown key (known: "
+                          f"{', '.join(sorted(PARAMS_FILE_KEYS))}; the key is not shown)")
     file_params = loaded.get("params") or {}
     if not isinstance(file_params, dict):
         raise ConfigError(f"{here}: params: must be a mapping")
@@ -557,11 +559,12 @@ def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathL
     if file_ref is not None:
         _check_file_strategy(file_ref, here)
     if ref is not None and file_ref is not None and ref != file_ref:
-        shown = repr(file_ref) if file_ref in builtin_strategies() else "another strategy"
-        raise ConfigError(f"{here} holds parameters of {shown}, not of {ref!r}")
+        held = shown(file_ref) if file_ref in builtin_strategies() else "another strategy"
+        raise ConfigError(f"{here} holds parameters of {held}, not of {shown(ref)}")
     merged = entry_with_file_params(entry, file_ref, file_params, where, at)
     if isinstance(merged["strategy"], str):
-        _check_file_params(merged["strategy"], file_params, entry.get("params") or {}, here)
+        _check_file_params(merged["strategy"], file_params, entry.get("params") or {}, here,
+                           params_file_path(entry["params_file"], base_dir))
     return merged
 
 
@@ -591,7 +594,7 @@ def _check_file_strategy(ref: Any, here: str) -> None:
         raise ConfigError(f"{here}: strategy: not a strategy that can be loaded (the value is not shown)") from None
 
 
-def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str) -> None:
+def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str, path: Path) -> None:
     """Refuse the parameters of a params_file that the strategy refuses, naming
     the key but not its value (the file may hold secrets). The config's own
     `params` are left to the usual checks, which quote them."""
@@ -621,10 +624,32 @@ def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str)
             known = _at(defaults, leaf[:-1])
             if not isinstance(known, dict) or leaf[-1] not in known:
                 keys = ", ".join(sorted(map(str, known))) if isinstance(known, dict) else "none"
-                raise ConfigError(f"{here}: params.{name}: unknown parameter (known: {keys})") from None
+                raise ConfigError(f"{here}: {_line_of(path, ('params', *leaf))}"
+                                  f"unknown parameter (known: {keys}; the key is not shown)") from None
             raise ConfigError(f"{here}: params.{name}: {_expected(known[leaf[-1]], _at(file_params, leaf))}"
-                              f"{ref!r} (the value is not shown)") from None
-    raise ConfigError(f"{here}: params: refused by strategy {ref!r} together (the values are not shown)")
+                              f"{shown(ref)} (the value is not shown)") from None
+    raise ConfigError(f"{here}: params: refused by strategy {shown(ref)} together (the values are not shown)")
+
+
+def _line_of(path: Path, keys: tuple) -> str:
+    """'line N: ' of the key at `keys` (a path of mapping keys) in a YAML file, to
+    name a wrong key of a file whose text must not be quoted; '' when not found."""
+    try:
+        loader = BoundedLoader(read_bounded(path).decode("utf-8"))
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+        for key in keys:
+            pairs = node.value if isinstance(node, yaml.MappingNode) else []
+            found = [(k, v) for k, v in pairs if isinstance(k, yaml.ScalarNode)
+                     and loader.construct_object(k) == key]
+            if not found:
+                return ""
+            key_node, node = found[0]
+        return f"line {key_node.start_mark.line + 1}: "
+    except (OSError, ValueError, yaml.YAMLError, RecursionError, UnicodeDecodeError, UnboundLocalError):
+        return ""
 
 
 def _expected(default: Any, value: Any) -> str:

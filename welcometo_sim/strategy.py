@@ -31,6 +31,7 @@ import numpy as np
 import yaml
 
 from .compiled_core import installed_name
+from .messages import clipped, shown
 from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                             must_play)
@@ -160,24 +161,24 @@ def _resolve(cls: type, params: dict[str, Any]) -> dict[str, Any]:
     try:
         cls.check_params(merged)
     except ValueError as exc:
-        raise StrategyLoadError(f"strategy {cls.name!r}: {exc}") from None
+        raise StrategyLoadError(f"strategy {shown(cls.name)}: {exc}") from None
     return merged
 
 
 def _overlay(target: dict, updates: dict, strategy: str, prefix: str) -> None:
     if not isinstance(updates, dict):
-        raise StrategyLoadError(f"strategy {strategy!r}: parameters{prefix and ' ' + prefix} must be a mapping")
+        raise StrategyLoadError(f"strategy {shown(strategy)}: parameters{prefix and ' ' + prefix} must be a mapping")
     for key, value in updates.items():
         path = f"{prefix}.{key}" if prefix else str(key)
         if key not in target:
             known = ", ".join(sorted(target)) or "none"
-            raise StrategyLoadError(f"strategy {strategy!r}: unknown parameter {path!r} (known: {known})")
+            raise StrategyLoadError(f"strategy {shown(strategy)}: unknown parameter {shown(path)} (known: {known})")
         current = target[key]
         if isinstance(current, dict):
             _overlay(current, value, strategy, path)
         elif isinstance(current, bool):
             if not isinstance(value, bool):
-                raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be true or false")
+                raise StrategyLoadError(f"strategy {shown(strategy)}: parameter {shown(path)} must be true or false")
             target[key] = value
         elif isinstance(current, (int, float)):
             target[key] = _number(value, current, strategy, path)
@@ -196,7 +197,7 @@ def _number(value: Any, default: int | float, strategy: str, path: str) -> int |
         if numeric and abs(value) <= sys.float_info.max:  # finite, and float() cannot overflow
             return float(value)
         kind = "finite"
-    raise StrategyLoadError(f"strategy {strategy!r}: parameter {path!r} must be a number ({kind}), got {value!r}")
+    raise StrategyLoadError(f"strategy {shown(strategy)}: parameter {shown(path)} must be a number ({kind}), got {shown(value)}")
 
 
 def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:
@@ -220,14 +221,14 @@ def _parse_inline_params(text: str, where: str) -> dict[str, Any]:
     for item in filter(None, text.split(",")):
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
-            raise StrategyLoadError(f"{where}: parameter {item!r} is not KEY=VALUE")
+            raise StrategyLoadError(f"{where}: parameter {shown(item)} is not KEY=VALUE")
         try:
             pairs[key.strip()] = bounded_yaml(raw)
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise StrategyLoadError(f"{where}: parameter {key.strip()!r}: malformed value (YAML: {problem})") from None
+            raise StrategyLoadError(f"{where}: parameter {shown(key.strip())}: malformed value (YAML: {problem})") from None
         except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
-            raise StrategyLoadError(f"{where}: parameter {key.strip()!r}: cannot read the value "
+            raise StrategyLoadError(f"{where}: parameter {shown(key.strip())}: cannot read the value "
                                     f"({type(exc).__name__})") from None
     return dotted_to_nested(pairs)
 
@@ -262,17 +263,17 @@ def _load_uncached(ref: str) -> type:
     module_part, sep, class_name = ref.rpartition(":")
     if not sep or not module_part or not class_name:
         known = ", ".join(sorted(registry))
-        raise StrategyLoadError(f"unknown strategy {ref!r} (known: {known}; or module:Class, file.py:Class)")
+        raise StrategyLoadError(f"unknown strategy {shown(ref)} (known: {known}; or module:Class, file.py:Class)")
     if module_part.endswith(".py") or "/" in module_part or "\\" in module_part:
         module = _module_from_file(Path(module_part), ref)
     else:
         try:
             module = _import_strategy_module(module_part)
         except Exception as exc:
-            raise StrategyLoadError(f"strategy {ref!r}: cannot import {module_part!r}: {exc}") from None
+            raise StrategyLoadError(f"strategy {shown(ref)}: cannot import {shown(module_part)}: {clipped(exc)}") from None
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-        raise StrategyLoadError(f"strategy {ref!r}: {class_name!r} is not a Strategy subclass in {module_part}")
+        raise StrategyLoadError(f"strategy {shown(ref)}: {shown(class_name)} is not a Strategy subclass in {shown(module_part)}")
     return cls
 
 
@@ -290,8 +291,13 @@ def _import_strategy_module(name: str):
 
 
 def _module_from_file(path: Path, ref: str):
-    if not path.is_file():
-        raise StrategyLoadError(f"strategy {ref!r}: file {str(path)!r} not found")
+    try:
+        found = path.is_file()
+    except (OSError, ValueError) as exc:  # a name too long, or with a NUL byte
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a file name"
+        raise StrategyLoadError(f"strategy {shown(ref)}: file {shown(str(path))}: {reason}") from None
+    if not found:
+        raise StrategyLoadError(f"strategy {shown(ref)}: file {shown(str(path))} not found")
     name = f"welcometo_sim_user_{abs(hash(str(path.resolve())))}"
     if name in sys.modules:
         return sys.modules[name]
@@ -302,7 +308,7 @@ def _module_from_file(path: Path, ref: str):
         spec.loader.exec_module(module)  # type: ignore[union-attr]
     except Exception as exc:
         del sys.modules[name]
-        raise StrategyLoadError(f"strategy {ref!r}: error while loading {str(path)!r}: {exc}") from None
+        raise StrategyLoadError(f"strategy {shown(ref)}: error while loading {shown(str(path))}: {clipped(exc)}") from None
     return module
 
 
@@ -333,7 +339,7 @@ def parse_strategy(text: str, params: dict[str, Any] | None = None) -> StrategyS
     head, sep, tail = ref.partition(":")
     if sep and "=" in tail:
         ref = head
-        inline = _parse_inline_params(tail, f"strategy {text!r}")
+        inline = _parse_inline_params(tail, f"strategy {shown(text)}")
         params = _merge(params, inline)
     spec = StrategySpec(ref, params)
     spec.validate()

@@ -1,6 +1,6 @@
 """`python -m welcometo_sim.cli`: the `wtsim` command line."""
 
-from welcometo_sim.cli.main import main
+from welcometo_sim.cli import main
 
 if __name__ == "__main__":
     main()

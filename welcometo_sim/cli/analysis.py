@@ -29,9 +29,10 @@ from ..defaults import mirror_note
 from ..sim.results import _write_atomically as write_atomically
 from ..sim.results import write_json
 from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
-from .common import (TABLE_FORMATS, cli_progress, common_options, complete_config, complete_plan_setting,
-                     complete_strategy, fail, json_tables, json_text, output_folder, print_tables, warn_random,
-                     write_tables)
+from .common import (ANALYSIS_FILE, RESULT_TABLES, TABLE_FORMATS, cli_progress, common_options,
+                     complete_config, complete_plan_setting, complete_strategy, fail, files_read, json_tables,
+                     json_text, output_file, output_folder, print_tables, warn_random, write_tables,
+                     write_text_file)
 
 
 
@@ -50,10 +51,15 @@ def _save(frame: pd.DataFrame, tables: dict[str, pd.DataFrame], out: str | None,
     folder = Path(out)
     write_tables(tables, folder, fmt)
     if fmt == "parquet":
-        write_atomically(folder / "results.parquet", lambda tmp: frame.to_parquet(tmp, index=False))
+        written = "results.parquet"
+        write_atomically(folder / written, lambda tmp: frame.to_parquet(tmp, index=False))
     else:
-        write_atomically(folder / "results.csv", lambda tmp: frame.to_csv(tmp, index=False))
-    write_json(folder / "analysis.json", meta)
+        written = "results.csv"
+        write_atomically(folder / written, lambda tmp: frame.to_csv(tmp, index=False))
+    for name in RESULT_TABLES:  # the table of an earlier output in the other format would be read first
+        if name != written:
+            (folder / name).unlink(missing_ok=True)
+    write_json(folder / ANALYSIS_FILE, meta)
     click.echo(f"\ntables written to {folder}", err=quiet_stdout)
 
 
@@ -94,7 +100,7 @@ def compare(strategies: tuple[str, ...], config: str | None, games: int | None, 
       wtsim compare --results results/base-20261130-101500
       wtsim compare lookahead greedy --until-significant --max-games 2000 --jobs 2
     """
-    output_folder(out)
+    output_folder(out, "compare")
     if sequential:
         _sprt_settings(alpha, beta, effect, batch, max_games, games, table, results_dir)
     with cli_progress(quiet) as progress:
@@ -197,7 +203,7 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
       wtsim plans --strategies greedy,heuristic,learned --deck 1 --games-per-plan 100
     """
     spec = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("plans")
-    output_folder(out)
+    output_folder(out, "plans")
     with cli_progress(quiet) as progress:
         study = analyses.plans(spec, games_per_plan=games_per_plan, decks=decks or None, strategy=strategy,
                                strategies=skills, results=results_dir, progress=progress)
@@ -256,7 +262,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     if as_csv and as_json:
         fail("--csv and --json: choose one")
     players = analyses.seated(load_config(config).require_welcome_to("sweep"), strategy).players
-    output_folder(out)
+    output_folder(out, "sweep")
     with cli_progress(quiet) as progress:
         try:
             table = analyses.sweep(config, list(settings), games=games, seed=seed, jobs=jobs, strategy=strategy,
@@ -292,13 +298,14 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
 @click.option("--final-games", type=click.IntRange(1, MAX_GAMES), help="Fresh games for the replay (default: 4 x --games).")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Seed of the games and of the search (default: the config's).")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the best parameters (default results/tune-<strategy>-<timestamp>.yaml).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the best parameters (default results/tune-<strategy>-<timestamp>.yaml); an existing file is replaced only with --force.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists (never a file the command reads).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, opponents: tuple[str, ...],
              config: str | None, games: int, trials: int, population: int | None, top: int,
              final_games: int | None, seed: int | None, jobs: int | None, out: str | None,
-             quiet: bool, as_json: bool = False) -> None:
+             quiet: bool, as_json: bool = False, force: bool = False) -> None:
     """Search the parameters of STRATEGY that play best against the opponents.
 
     STRATEGY is a strategy reference; its parameters (greedy:shortlist=6)
@@ -315,6 +322,8 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
       wtsim tune greedy --param shortlist=2:8 --objective winrate --opponent random --out best.yaml
       wtsim tune greedy --config configs/shake-that-city.yaml --param open=0:1 --opponent random
     """
+    reads = files_read(config, [strategy, *opponents])
+    output_file(out, _default_tune_path("strategy"), reads, force)
     with cli_progress(quiet) as progress:
         try:
             tuned = analyses.tune(strategy, list(param_ranges), objective=objective, opponents=list(opponents),
@@ -323,7 +332,8 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
         except TuneError as exc:
             fail(str(exc))
     result = tuned.result
-    path = Path(out) if out else _default_tune_path(strategy_class(result.strategy.ref, result.game).name)
+    path = output_file(out, _default_tune_path(strategy_class(result.strategy.ref, result.game).name), reads,
+                       force)
     fresh = f"best {len(result.finalists) - 1} and the start on {result.settings.fresh_games()} fresh games"
     if as_json:
         tables = json_tables({"trials": tuned.trials, "finalists": tuned.finalists})
@@ -336,11 +346,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
         gain, low, high = result.best.gain
         click.echo(f"\nbest: trial {result.best.trial.number}, {objective} {result.best.objective:.3f} on fresh "
                    f"games, {gain:+.3f} [{low:+.3f}, {high:+.3f}] against the start")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(tuned.best, sort_keys=False), encoding="utf-8")
-    except OSError as exc:
-        fail(f"{path}: cannot write: {exc.strerror or exc}")
+    write_text_file(path, yaml.safe_dump(tuned.best, sort_keys=False))
     click.echo(f"parameters written to {path}", err=as_json)
 
 
@@ -354,12 +360,13 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
 @click.option("--strategy", "strategy", metavar="REF", help="Seat this strategy in every seat (default: the config's players).")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Seed of the search games (default: the config's).")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core. Results do not depend on it.")
-@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the balanced config (default results/balance-<name>-deck<D>-<timestamp>.yaml).")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="YAML file for the balanced config (default results/balance-<name>-deck<D>-<timestamp>.yaml); an existing file is replaced only with --force.")
+@click.option("--force", is_flag=True, help="Replace the --out file if it exists (never the config the command reads).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document (nothing else on stdout).")
 def balance_cmd(config: str | None, deck: int, games: int, rounds: int, tolerance: float, final_games: int | None,
                 strategy: str | None, seed: int | None, jobs: int | None, out: str | None, quiet: bool,
-                as_json: bool = False) -> None:
+                as_json: bool = False, force: bool = False) -> None:
     """Search plan point values that make every plan of --deck worth the same.
 
     A plan's worth is its points per player-game, as in `wtsim plans`. Each
@@ -375,13 +382,13 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
       wtsim run results/balance-base-deck1-20261202-010000.yaml
     """
     loaded = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("balance")
+    path = output_file(out, _balanced_path(None, loaded.name, deck), files_read(config, [strategy]), force)
     with cli_progress(quiet) as progress:
         try:
             balanced = analyses.balance(loaded, deck=deck, games=games, rounds=rounds, tolerance=tolerance,
                                         final_games=final_games, strategy=strategy, progress=progress)
         except balancing.BalanceError as exc:
             fail(str(exc))
-    path = _balanced_path(out, loaded.name, deck)
     if as_json:
         _print_balance_json(balanced, deck, loaded.seed, path)
     else:
@@ -441,11 +448,7 @@ def _balanced_path(out: str | None, name: str, deck: int) -> Path:
 
 
 def _write_balanced(path: Path, document: dict, quiet_stdout: bool = False) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump(document, sort_keys=False, default_flow_style=None), encoding="utf-8")
-    except OSError as exc:
-        fail(f"{path}: cannot write: {exc.strerror or exc}")
+    write_text_file(path, yaml.safe_dump(document, sort_keys=False, default_flow_style=None))
     click.echo(f"balanced config written to {path}", err=quiet_stdout)
 
 

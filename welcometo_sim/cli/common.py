@@ -11,7 +11,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 import click
 import numpy as np
@@ -24,7 +24,7 @@ from ..defaults import random_warning
 from ..rules.data import DEFAULT_DATA
 from ..rules.replay import ReplayError
 from ..sim.results import _write_atomically as write_atomically
-from ..sim.results import ResultsError, output_error
+from ..sim.results import MANIFEST_FILE, ResultsError, output_error, read_small_json
 from ..strategy import StrategyLoadError, builtin_strategies
 
 EXIT_USER_ERROR = 2
@@ -226,10 +226,15 @@ def complete_plan_setting(ctx: click.Context, param: click.Parameter, incomplete
 TABLE_FORMATS = ("csv", "json", "parquet")
 
 
-def output_folder(out: str | None) -> Path | None:
+ANALYSIS_FILE = "analysis.json"
+"""What an analysis command writes in its --out folder to say which command it was."""
+RESULT_TABLES = ("results.csv", "results.parquet")
+
+
+def output_folder(out: str | None, command: str) -> Path | None:
     """The --out folder of an analysis command, created and checked before any
-    game is played (None without --out); a folder that cannot be written is
-    one line, exit 2."""
+    game is played (None without --out); a folder that cannot be written, or
+    that holds what another command wrote, is one line, exit 2."""
     if out is None:
         return None
     if not out.strip():
@@ -243,7 +248,93 @@ def output_folder(out: str | None) -> Path | None:
         fail(f"--out {folder}: cannot create the folder: {exc.strerror or exc}")
     if not os.access(folder, os.W_OK | os.X_OK):
         fail(f"--out {folder}: cannot write in this folder")
+    _check_owner(folder, command)
     return folder
+
+
+def _check_owner(folder: Path, command: str) -> None:
+    """An analysis command writes into a new folder, beside files of the user's, or
+    over its own earlier output; never over a run folder or another command's tables."""
+    if (folder / MANIFEST_FILE).exists():
+        fail(f"--out {folder}: holds a run ({MANIFEST_FILE}), which {command} does not replace; "
+             f"choose another folder")
+    marker = folder / ANALYSIS_FILE
+    if marker.exists():
+        try:
+            owner = read_small_json(marker).get("command")
+        except (OSError, ValueError, AttributeError):
+            owner = None
+        if owner == command:
+            return
+        writer = f"wtsim {owner}" if owner in ANALYSIS_COMMANDS else "another program"
+        fail(f"--out {folder}: holds the output of {writer}, which {command} does not replace; "
+             f"choose another folder")
+    taken = [name for name in RESULT_TABLES if (folder / name).exists()]
+    if taken:
+        fail(f"--out {folder}: holds {taken[0]}, which {command} did not write; choose another folder")
+
+
+ANALYSIS_COMMANDS = ("compare", "plans", "sweep")
+"""The commands that write an --out folder with an analysis.json."""
+
+
+def output_file(out: str | None, default: Path, reads: Sequence[Path], force: bool) -> Path:
+    """The --out file of `tune` or `balance` (`default` without --out), checked
+    before any game is played: never a file the command reads (its config, a
+    strategy or weights file), an existing file only with --force, and its
+    folder is created now (a path under a file is one line, not "File exists")."""
+    if out is not None and not out.strip():
+        fail("--out: must be a file path, got ''")
+    path = Path(out) if out is not None else default
+    if path.is_dir():
+        fail(f"--out {path}: is a folder, not a file")
+    for source in reads:
+        if _same_file(path, source):
+            fail(f"--out {path}: is {source}, which this command reads; choose another file")
+    if path.exists() and not force:
+        fail(f"--out {path}: exists; choose another file, or replace it with --force")
+    for folder in reversed(path.parents):
+        if folder.exists() and not folder.is_dir():
+            fail(f"--out {path}: {folder} is a file, not a folder")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--out {path}: cannot create the folder {path.parent}: {exc.strerror or exc}")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        fail(f"--out {path}: cannot write in {path.parent}")
+    return path
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    try:
+        return path.exists() and other.exists() and os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def files_read(config: str | None, refs: Sequence[str | None]) -> list[Path]:
+    """The files a command reads besides its output: the config, and the strategy
+    sources and data files that strategy references (x.py:Class, learned:weights=w.npz) name."""
+    paths = [Path(config)] if config else []
+    for ref in filter(None, refs):
+        head, _, tail = ref.partition(":")
+        paths.append(Path(head))
+        paths.append(Path(ref.rpartition(":")[0]))
+        paths += [Path(item.partition("=")[2]) for item in tail.split(",") if "=" in item]
+    return [path for path in paths if str(path) and _is_file(path)]
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def write_text_file(path: Path, text: str) -> None:
+    """A small output file written whole or not at all: a full disk leaves the old
+    file (or none), never an empty one, and is one OutputError line."""
+    write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_tables(tables: dict[str, pd.DataFrame], folder: Path, fmt: str) -> None:

@@ -3,7 +3,6 @@ results folder and print or write its tables."""
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from ..games.tables import summary_tables
 from ..rules.game import StrategyError
 from ..sim.guard import signal_received
 from ..sim.isolated import WorkerLost
-from ..sim.results import ERRORS_FILE, OutputError, choose_format, read_errors, read_manifest
+from ..sim.results import ERRORS_FILE, OutputError, ResultsError, choose_format, read_errors, read_manifest
 from .common import (EXIT_STRATEGY_ERROR, EXIT_USER_ERROR, complete_config, fail, json_tables, json_text,
                      make_progress, notice, one_line, print_tables)
 
@@ -207,23 +206,38 @@ def _progress_bar(total: int, done: int, quiet: bool) -> Iterator[Callable[[int]
 def _stopped_in(folder: Path) -> Iterator[None]:
     """Ctrl-C, SIGTERM, strategy errors and lost workers say where the finished
     chunks are and how to go on."""
-    resume_hint = f"finished games are kept in {folder}; continue with: wtsim run --resume {folder}"
+    hint = f"finished games are kept in {folder}; continue with: wtsim run --resume {folder}"
     try:
         yield
-    except KeyboardInterrupt as exc:
+    except (KeyboardInterrupt, StrategyError, WorkerLost, OutputError) as exc:
+        _stopped(exc, hint if _resumable(folder) else None)
+
+
+def _resumable(folder: Path) -> bool:
+    """Whether `wtsim run --resume folder` can continue the run (a start stopped
+    before its manifest was written, e.g. on a full disk, left none)."""
+    try:
+        resumable_manifest(folder)
+    except ResultsError:
+        return False
+    return True
+
+
+def _stopped(exc: BaseException, resume_hint: str | None) -> None:
+    """The one line and exit code of a run stopped by a signal, a strategy, a lost
+    worker or a write that failed; the hint says how to go on when there is a run to continue."""
+    after = f"; {resume_hint}" if resume_hint else ""
+    if isinstance(exc, KeyboardInterrupt):
         signum = getattr(exc, "signum", None) or signal_received() or signal.SIGINT
         what = "interrupted" if signum == signal.SIGINT else "terminated (SIGTERM)"
-        click.echo(f"wtsim: {what}; {resume_hint}", err=True)
+        click.echo(f"wtsim: {what}{after}", err=True)
         sys.exit(128 + signum)
-    except StrategyError as exc:
-        click.echo(f"wtsim: strategy error: {one_line(str(exc))}; {resume_hint}", err=True)
-        sys.exit(EXIT_STRATEGY_ERROR)
-    except WorkerLost as exc:
-        click.echo(f"wtsim: worker error: {one_line(str(exc))}; {resume_hint}", err=True)
-        sys.exit(EXIT_STRATEGY_ERROR)
-    except OutputError as exc:
-        click.echo(f"wtsim: error: {one_line(str(exc))}; {resume_hint}", err=True)
-        sys.exit(EXIT_USER_ERROR)
+    for kind, error, code in (("strategy error", StrategyError, EXIT_STRATEGY_ERROR),
+                              ("worker error", WorkerLost, EXIT_STRATEGY_ERROR), ("error", OutputError, EXIT_USER_ERROR)):
+        if isinstance(exc, error):
+            click.echo(f"wtsim: {kind}: {one_line(str(exc))}{after}", err=True)
+            sys.exit(code)
+    raise exc
 
 
 @click.command()

@@ -14,6 +14,7 @@ from ..config import ConfigError, load_config
 from ..learning.model import ModelError
 from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainingState, TrainSettings,
                               load_state, new_state, train)
+from ..messages import shown
 from .common import complete_config, fail, notice, output_folder
 
 SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games")
@@ -27,7 +28,7 @@ def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
         try:
             steps.append((int(games), float(rate)))
         except ValueError:
-            fail(f"--rate-after {value!r}: expected GAMES:RATE, e.g. 20000:0.1")
+            fail(f"--rate-after {shown(value)}: expected GAMES:RATE, e.g. 20000:0.1")
     return tuple(steps)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import shown
 from . import GAMES, load_game
 
 WELCOME_TO = "welcome-to"
@@ -34,6 +35,11 @@ class GameStrategy:
     def seat(self, name: str) -> dict:
         """The seat spec the game's `play` takes."""
         return {"strategy": self.ref, "params": self.params, "name": name}
+
+
+def _registry(game: str) -> dict:
+    from importlib import import_module
+    return import_module(GAMES[game]).STRATEGIES
 
 
 def _fail(message: str) -> Exception:
@@ -98,7 +104,8 @@ def _player(entry: Any, registry: dict, game: str, where: str, at: str,
     for key in entry:
         if key not in PLAYER_KEYS:
             raise _fail(f"{where}: {at}.{key}: unknown key (known: {', '.join(sorted(PLAYER_KEYS))})")
-    if "params_file" in entry:
+    from_file = "params_file" in entry
+    if from_file:
         entry = _with_params_file(entry, game, where, at, base_dir)
     ref = entry.get("strategy")
     if not isinstance(ref, str) or not ref:
@@ -107,7 +114,7 @@ def _player(entry: Any, registry: dict, game: str, where: str, at: str,
     if ref not in registry:
         other = other_game_of(ref, game)
         known = ", ".join(registry)
-        raise _fail(f"{where}: {at}.strategy: {other or f'unknown strategy {ref!r}'} "
+        raise _fail(f"{where}: {at}.strategy: {other or f'unknown strategy {shown(ref)}'} "
                     f"(strategies of {game}: {known})")
     params = entry.get("params") or {}
     if not isinstance(params, dict):
@@ -116,6 +123,9 @@ def _player(entry: Any, registry: dict, game: str, where: str, at: str,
     try:
         registry[ref](params)
     except (ValueError, TypeError) as exc:
+        if from_file:  # the strategy's message may quote a value of the file, which may hold secrets
+            raise _fail(f"{where}: {at}.params: refused by strategy {shown(ref)} with the params_file's "
+                        f"values (the values are not shown)") from None
         raise _fail(f"{where}: {at}.params: {exc}") from None
     name = entry.get("name") or ref
     if not isinstance(name, str):
@@ -134,7 +144,8 @@ def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any
         raise _fail(f"{here}: strategy: must be a strategy name")
     ref = entry.get("strategy")
     if ref is not None and file_ref is not None and ref != file_ref:
-        raise _fail(f"{here} holds parameters of {file_ref!r}, not of {ref!r}")
+        held = shown(file_ref) if file_ref in _registry(game) else "another strategy"  # never quote the file
+        raise _fail(f"{here} holds parameters of {held}, not of {shown(ref)}")
     return entry_with_file_params(entry, file_ref, file_params, where, at)
 
 
@@ -146,7 +157,7 @@ def _inline(ref: str, where: str, at: str) -> tuple[str, dict]:
     if not (sep and "=" in tail):
         return ref.strip(), {}
     try:
-        return head, _parse_inline_params(tail, f"strategy {ref!r}")
+        return head, _parse_inline_params(tail, f"strategy {shown(ref)}")
     except (StrategyLoadError, ValueError) as exc:
         raise _fail(f"{where}: {at}.strategy: {exc}") from None
 
@@ -158,7 +169,7 @@ def other_game_of(ref: str, game: str) -> str | None:
         return None
     for other in _games_knowing(ref):
         if other != game and not _knows(game, ref):
-            return f"{ref!r} is a {other} strategy, not one of {game}"
+            return f"{shown(ref)} is a {other} strategy, not one of {game}"
     return None
 
 

@@ -132,10 +132,73 @@ def table_path(folder: str | os.PathLike) -> Path:
                 raise ResultsError(f"{path}: the run is not finished ({status}); "
                                    f"finish it with: wtsim run --resume {path}")
             raise ResultsError(f"{path}: no {TABLE_STEM}.parquet or {TABLE_STEM}.csv in this folder")
+        check_final_file(found[0])
         return found[0]
     if not path.is_file():
         raise ResultsError(f"{path}: no such results folder or file")
+    check_final_file(path)
     return path
+
+
+RUN_FORMAT = "welcometo-sim/run/1"
+"""The `format` of a run folder's manifest."""
+_CHECKED: dict[tuple[str, int, int], bool] = {}
+
+
+def describe_final_files(folder: Path, names: list[str]) -> dict[str, dict]:
+    """{name: {bytes, sha256}} of a finished run's final files, for its manifest."""
+    described = {}
+    for name in names:
+        try:
+            described[name] = {"bytes": (folder / name).stat().st_size, "sha256": _sha256(folder / name)}
+        except OSError as exc:
+            raise output_error(folder / name, exc, "cannot read back") from None
+    return described
+
+
+def check_final_file(path: Path) -> None:
+    """Refuse a final file of a run folder whose size or SHA-256 is not the one
+    its manifest recorded (a flipped bit or a cut file would otherwise be read
+    as a smaller or wrong table). Files of folders whose manifest lists no
+    checksum (analysis folders, runs of earlier versions) are left alone."""
+    manifest = read_manifest(path.parent)
+    listed = manifest.get("files") if manifest.get("format") == RUN_FORMAT else None
+    listed = listed.get(path.name) if isinstance(listed, dict) else None
+    if not isinstance(listed, dict):
+        return
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        if _CHECKED.get(key):
+            return
+        size, digest = stat.st_size, (_sha256(path) if stat.st_size == listed.get("bytes") else None)
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if size != listed.get("bytes"):
+        problem = f"{size} bytes where the run wrote {listed.get('bytes')}"
+    elif digest != listed.get("sha256"):
+        problem = "its SHA-256 is not the one the run recorded"
+    else:
+        _CHECKED[key] = True
+        return
+    raise ResultsError(f"{path}: damaged ({problem} in {MANIFEST_FILE}); play the run again with: "
+                       f"wtsim run {path.parent / CONFIG_FILE} --out {path.parent} --force")
+
+
+def check_row_count(path: Path, rows: int) -> None:
+    """Refuse a run's result table whose rows are not one per seat of every game
+    that finished, as its manifest counts them (for runs whose manifest has no
+    checksums, a table cut short is caught here)."""
+    manifest = read_manifest(path.parent)
+    games, errors, players = manifest.get("games"), manifest.get("errors"), manifest.get("players")
+    if manifest.get("format") != RUN_FORMAT or manifest.get("status") != "finished" \
+            or manifest.get("table") != path.name or not isinstance(games, int) \
+            or not isinstance(errors, int) or not isinstance(players, list):
+        return
+    expected = (games - errors) * len(players)
+    if rows != expected:
+        raise ResultsError(f"{path}: damaged ({rows} rows where {MANIFEST_FILE} counts {games - errors} "
+                           f"games of {len(players)} seats, {expected} rows)")
 
 
 def read_table(folder: str | os.PathLike) -> pd.DataFrame:
@@ -155,6 +218,7 @@ def read_table(folder: str | os.PathLike) -> pd.DataFrame:
     missing = [c for c in table_columns_of(game_of_columns(frame.columns)) if c not in frame.columns]
     if missing:
         raise ResultsError(f"{path}: not a welcometo-sim result table (missing {', '.join(missing[:5])})")
+    check_row_count(path, len(frame))
     return frame
 
 
@@ -216,6 +280,7 @@ def read_errors(folder: str | os.PathLike) -> pd.DataFrame:
     path = Path(folder) / ERRORS_FILE
     if not path.is_file():
         return pd.DataFrame({column: [] for column in ERROR_COLUMNS})
+    check_final_file(path)
     try:
         return pd.read_csv(path)
     except (OSError, ValueError) as exc:
@@ -518,13 +583,16 @@ def read_summary_frame(folder: str | os.PathLike, by: str = "player") -> pd.Data
     columns = list(dict.fromkeys(["game", by, "total", "won", *categories_of(game), *ending]))
     try:
         if path.suffix == ".parquet":
-            return _read_parquet_columns(path, columns)
-        _check_columns(path, pd.read_csv(path, nrows=0).columns)
-        return pd.read_csv(path, usecols=columns, dtype=_small_ints(columns))[columns]
+            frame = _read_parquet_columns(path, columns)
+        else:
+            _check_columns(path, pd.read_csv(path, nrows=0).columns)
+            frame = pd.read_csv(path, usecols=columns, dtype=_small_ints(columns))[columns]
     except ResultsError:
         raise
-    except (OSError, ValueError) as exc:
-        raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
+    except (OSError, ValueError, LookupError, TypeError, OverflowError) as exc:  # what a damaged file raises
+        raise ResultsError(f"{path}: cannot read the result table: {type(exc).__name__}: {exc}") from None
+    check_row_count(path, len(frame))
+    return frame
 
 
 def _column_names(path: Path) -> list[str]:
@@ -534,7 +602,7 @@ def _column_names(path: Path) -> list[str]:
             import pyarrow.parquet as pq
             return list(pq.ParquetFile(path).schema_arrow.names)
         return list(pd.read_csv(path, nrows=0).columns)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, LookupError, TypeError, OverflowError) as exc:
         raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
 
 
