@@ -228,6 +228,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     is raised again, the checkpoint holding every finished round)."""
     from joblib import Parallel, delayed
 
+    from ..sim.guard import loky_config
     from ..sim.runner import game_seeds
 
     settings = state.settings
@@ -242,7 +243,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     started = time.monotonic()
     start_seconds = state.seconds
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
-    with Parallel(n_jobs=min(jobs, settings.shards), backend="loky", max_nbytes=None) as parallel:
+    with loky_config(), Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
         if not state.curve:
             _evaluation_point(state, parallel, delayed, layout_args, variant, eval_seeds, jobs)
             _save(state, folder, layout, command, code_version)
