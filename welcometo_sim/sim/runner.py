@@ -11,7 +11,10 @@ A strategy that raises, answers illegally or exceeds ``move_timeout`` ends
 its game with a :class:`StrategyError`; so does one that calls ``sys.exit``,
 raises KeyboardInterrupt itself, or raises an exception that cannot be
 printed (see ``guard``), and one that kills its worker process (its chunk is
-then played again game by game in fresh processes, see ``isolated``). With
+then played again game by game in fresh processes, see ``isolated``). A run
+of one job plays in a supervised worker process too (``supervised``), and a
+move that overruns ``move_timeout`` is stopped by a watchdog that kills its
+worker (``watchdog``), at any number of jobs. With
 ``on_error: fail`` the worker stops its chunk there and hands the error
 back; with ``on_error: skip`` the game is left out of the rows, listed in
 the chunk's ``errors``, and the chunk goes on.
