@@ -47,7 +47,8 @@ BOTS = textwrap.dedent('''
 
 
     class CtrlC(RandomStrategy):
-        """Plays like random; the user presses Ctrl-C during game $CTRL_C_AT_GAME."""
+        """Plays like random; the user presses Ctrl-C during game $CTRL_C_AT_GAME
+        (the terminal signals the command and its worker process, where this plays)."""
 
         def __init__(self, rng, params=None):
             super().__init__(rng, params)
@@ -55,6 +56,7 @@ BOTS = textwrap.dedent('''
             GAMES_STARTED += 1
             if str(GAMES_STARTED) == os.environ.get("CTRL_C_AT_GAME"):
                 os.kill(os.getpid(), signal.SIGINT)
+                os.kill(os.getppid(), signal.SIGINT)
 
 
     class Flaky(RandomStrategy):

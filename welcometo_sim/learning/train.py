@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from contextlib import suppress
 from dataclasses import asdict, dataclass, field, replace
@@ -214,19 +213,6 @@ def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_
         weights[0] = 0.0
 
 
-def follow_parent(parent: int) -> None:
-    """The initializer of every training worker (a child of the train
-    process `parent`): exit now if that process is already gone (killed
-    while this worker started), else as soon as it goes (`watch_parent`).
-    A worker killed with its parent neither finishes its task nor waits for
-    another until loky's idle timeout, with its resource trackers."""
-    from ..sim.guard import watch_parent
-
-    if os.getpid() != parent and os.getppid() != parent:
-        os._exit(1)
-    watch_parent(parent)
-
-
 def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
                seeds: list[int], rate: float, trace_decay: float,
                kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -281,7 +267,9 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     after every evaluation point, every `CHECKPOINT_SECONDS`, and on Ctrl-C or
     SIGTERM (then KeyboardInterrupt is raised again, the checkpoint holding
     every finished round). The last games trained get an evaluation point."""
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed
+
+    from ..sim.guard import loky_config
 
     settings = state.settings
     state.commands.append(command)
@@ -295,8 +283,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     save(plot=False)
     started = time.monotonic()
     start_seconds = state.seconds
-    workers = parallel_config(backend="loky", initializer=follow_parent, initargs=(os.getpid(),))
-    with workers, Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
+    with loky_config(), Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
         evaluation = lambda: _evaluation_point(state, parallel, delayed, layout_args, variant, jobs)  # noqa: E731
         if not state.curve:
             evaluation()

@@ -8,8 +8,11 @@
   whose ``__str__`` raises) is turned by :func:`escaped_error` into a
   StrategyError naming the strategy, seat, game seed and turn, found from the
   strategy frames of its traceback.
-- Orphans. :func:`watch_parent` makes a worker process exit within a second
-  when the process that started it is gone (killed, even by SIGKILL).
+- Orphans. :func:`die_with_parent` makes a worker process die with the
+  process that started it (killed, even by SIGKILL): the kernel kills it at
+  once where it can (Linux), and :func:`watch_parent` makes it exit within a
+  second anyway. Every loky pool of the project runs it in its workers
+  (:func:`loky_config`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import os
 import signal
 import threading
 import time
+import sys
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Iterator, Sequence
@@ -170,3 +174,37 @@ def watch_parent(parent: int | None, interval: float = 0.5) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="wtsim-parent-watch", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal this process gets when the thread that started it ends."""
+
+
+def die_with_parent(parent: int | None) -> None:
+    """In a worker process started by `parent`: be killed (SIGKILL) by the
+    kernel as soon as `parent` is gone, where the kernel can (Linux), and in
+    any case exit within a second (`watch_parent`). A worker whose parent is
+    already gone exits now."""
+    if parent is None or os.getpid() == parent:
+        return
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl in this C library: the watch below remains
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+    watch_parent(parent)
+
+
+@contextmanager
+def loky_config(**options: Any) -> Iterator[None]:
+    """joblib's loky backend, with `options`, whose workers die with this
+    process (`die_with_parent`): no worker or resource tracker outlives a
+    killed command."""
+    from joblib import parallel_config
+
+    with parallel_config(backend="loky", initializer=die_with_parent, initargs=(os.getpid(),), **options):
+        yield

@@ -18,6 +18,7 @@ interface of its own.
 
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
 import signal
@@ -25,11 +26,15 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator, NamedTuple
 
-TRACE = struct.Struct("<qqq32s")
-"""game, seat (-1: none), turn, hook name."""
+TRACE = struct.Struct("<qqqd32s")
+"""game, seat (-1: none), turn, since (the monotonic clock when the strategy
+call under way began; 0: no call under way), hook name."""
+SINCE_OFFSET = struct.calcsize("<qqq")
+SINCE = struct.Struct("<d")
 LENGTH = struct.Struct("<Q")
 CHILD = "import sys; from welcometo_sim.sim.isolated import child_main; child_main(sys.argv[1:])"
 
@@ -38,26 +43,50 @@ class WorkerLost(RuntimeError):
     """Worker processes died where no game can be blamed (one line for the user)."""
 
 
+class Where(NamedTuple):
+    """A trace file's content: the game, seat, turn and hook a process is at,
+    and since when (monotonic clock) its strategy call has been running."""
+
+    game: int
+    seat: int
+    turn: int
+    hook: str
+    since: float
+
+
 class Tracer:
-    """Writes where a process is (game, seat, turn, hook) to a file that
-    outlives the process."""
+    """Writes where a process is (game, seat, turn, hook, and when the strategy
+    call began) into a shared memory map of a file that outlives the process:
+    a write is a memory store, no system call, so it can be done on every
+    strategy call, and the parent reads the file whenever it wants."""
 
-    def __init__(self, path: str) -> None:
-        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    def __init__(self, path: str | os.PathLike) -> None:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            os.ftruncate(fd, TRACE.size)
+            self.map = mmap.mmap(fd, TRACE.size)
+        finally:
+            os.close(fd)
 
-    def mark(self, game: int, seat: int, turn: int, hook: str) -> None:
-        os.pwrite(self.fd, TRACE.pack(game, seat, turn, hook.encode("utf-8")[:32]), 0)
+    def mark(self, game: int, seat: int, turn: int, hook: str, timed: bool = True) -> None:
+        """A strategy call begins (`timed`), or the process is at a place of the game."""
+        TRACE.pack_into(self.map, 0, game, seat, turn, time.monotonic() if timed else 0.0,
+                        hook.encode("utf-8")[:32])
+
+    def returned(self) -> None:
+        """The strategy call under way has returned."""
+        SINCE.pack_into(self.map, SINCE_OFFSET, 0.0)
 
 
-def read_trace(path: Path) -> tuple[int, int, int, str] | None:
+def read_trace(path: Path) -> Where | None:
     try:
         data = path.read_bytes()
     except OSError:
         return None
     if len(data) < TRACE.size:
         return None
-    game, seat, turn, hook = TRACE.unpack(data[:TRACE.size])
-    return game, seat, turn, hook.rstrip(b"\0").decode("utf-8", "replace")
+    game, seat, turn, since, hook = TRACE.unpack(data[:TRACE.size])
+    return Where(game, seat, turn, hook.rstrip(b"\0").decode("utf-8", "replace"), since)
 
 
 class Traced:
@@ -76,7 +105,10 @@ class Traced:
         def traced(*args: Any, **kwargs: Any) -> Any:
             turn = getattr(args[0], "turn", -1) if args else -1
             self._tracer.mark(self._game, self._seat, turn if isinstance(turn, int) else -1, name)
-            return attr(*args, **kwargs)
+            try:
+                return attr(*args, **kwargs)
+            finally:
+                self._tracer.returned()
 
         return traced
 
@@ -110,85 +142,109 @@ def _signal_name(code: int) -> str:
 
 
 # ------------------------------------------------------------ parent side
-def play_isolated(spec: Any, start: int, stop: int, record: bool) -> Any:
+def play_isolated(spec: Any, start: int, stop: int, record: bool, blamed: dict | None = None) -> Any:
     """Play games start..stop-1 one by one in fresh processes; a ChunkResult
-    with columns (never a table file). A game whose process dies is a
-    StrategyError under the run's on_error policy."""
-    import cloudpickle
-
-    from ..rules.game import StrategyError
+    with columns (never a table file). A game whose process dies, and a game
+    of `blamed` (game index -> StrategyError, e.g. a move that overran its
+    timeout and got its process killed), is a StrategyError under the run's
+    on_error policy; the games of `blamed` are not played again."""
     from .rows import empty_columns
-    from .runner import ChunkResult, error_row, game_seed
+    from .runner import ChunkResult, error_row
 
+    blamed = {} if blamed is None else blamed
     chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
     index = start
     while index < stop:
-        with tempfile.TemporaryDirectory(prefix="wtsim-replay-") as scratch:
-            trace = Path(scratch) / "trace"
-            job = pickle.dumps((list(sys.path), os.getpid(),
-                                cloudpickle.dumps((spec, index, stop, record))))
-            read_end, write_end = os.pipe()
-            try:
-                proc = subprocess.Popen(
-                    [sys.executable, "-c", CHILD, str(write_end), str(trace)],
-                    stdin=subprocess.PIPE, pass_fds=(write_end,))
-            finally:
-                os.close(write_end)
-            ready = False
-            try:
-                with os.fdopen(read_end, "rb") as source:
-                    try:
-                        proc.stdin.write(job)  # type: ignore[union-attr]
-                        proc.stdin.close()  # type: ignore[union-attr]
-                    except BrokenPipeError:
-                        pass
-                    for message in _messages(source):
-                        kind = message[0]
-                        if kind == "ready":
-                            ready = True
-                        elif kind == "game":
-                            _, done, columns, line = message
-                            for key, values in columns.items():
-                                chunk.columns[key].extend(values)
-                            if line is not None:
-                                chunk.records.append(line)
-                            index = done + 1
-                        elif kind == "error":
-                            _, done, error = message
-                            chunk.errors.append(error_row(spec, done, error))
-                            index = done + 1
-                            if spec.on_error == "fail":
-                                chunk.failure = error
-                                return chunk
-                        elif kind == "end":
-                            index = stop
-                code = proc.wait()
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-            if index >= stop:
-                break
+        if index not in blamed:
+            end = min([stop, *(game for game in blamed if index < game < stop)])
+            index = _replay(spec, index, end, record, chunk, blamed)
+            if chunk.failure is not None:
+                return chunk
+            continue
+        error = blamed[index]
+        chunk.errors.append(error_row(spec, index, error))
+        if spec.on_error == "fail":
+            chunk.failure = error
+            return chunk
+        index += 1
+    return chunk
+
+
+def _replay(spec: Any, start: int, stop: int, record: bool, chunk: Any, blamed: dict) -> int:
+    """Play games start..stop-1 in one fresh process, adding them to `chunk`,
+    until the process ends; returns the first game not played. A game whose
+    process died goes into `blamed`, with the move timeout's watchdog's
+    verdict or else as a crash."""
+    import cloudpickle
+
+    from .runner import error_row
+    from .watchdog import Watchdog
+
+    index = start
+    with tempfile.TemporaryDirectory(prefix="wtsim-replay-") as scratch:
+        trace = Path(scratch) / "trace"
+        job = pickle.dumps((list(sys.path), os.getpid(), cloudpickle.dumps((spec, start, stop, record))))
+        read_end, write_end = os.pipe()
+        try:
+            proc = subprocess.Popen([sys.executable, "-c", CHILD, str(write_end), str(trace)],
+                                    stdin=subprocess.PIPE, pass_fds=(write_end,))
+        finally:
+            os.close(write_end)
+        ready = False
+        try:
+            with os.fdopen(read_end, "rb") as source, Watchdog(spec, lambda: [(trace, proc.pid)], blamed):
+                try:
+                    proc.stdin.write(job)  # type: ignore[union-attr]
+                    proc.stdin.close()  # type: ignore[union-attr]
+                except BrokenPipeError:
+                    pass
+                for message in _messages(source):
+                    kind = message[0]
+                    if kind == "ready":
+                        ready = True
+                    elif kind == "game":
+                        _, done, columns, line = message
+                        for key, values in columns.items():
+                            chunk.columns[key].extend(values)
+                        if line is not None:
+                            chunk.records.append(line)
+                        index = done + 1
+                    elif kind == "error":
+                        _, done, error = message
+                        chunk.errors.append(error_row(spec, done, error))
+                        index = done + 1
+                        if spec.on_error == "fail":
+                            chunk.failure = error
+                            return index
+                    elif kind == "end":
+                        return stop
+            code = proc.wait()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        if index >= stop:
+            return stop
+        if index not in blamed:
             if not ready:
                 raise WorkerLost(f"a fresh worker process could not start ({_signal_name(code)})")
-            where = read_trace(trace)
-            seed = game_seed(spec.seed, index)
-            seated = spec.seated(index)
-            if where is not None and where[0] == index and 0 <= where[1] < len(seated):
-                _, seat, turn, hook = where
-                error = StrategyError(seated[seat].strategy.id, seat, seed, max(turn, 0),
-                                      f"crashed its worker process ({_signal_name(code)}) in {hook}")
-            else:
-                turn = where[2] if where is not None and where[0] == index else 0
-                ids = "/".join(sorted({p.strategy.id for p in seated}))
-                error = StrategyError(ids, -1, seed, max(turn, 0),
-                                      f"crashed its worker process ({_signal_name(code)})")
-            chunk.errors.append(error_row(spec, index, error))
-            if spec.on_error == "fail":
-                chunk.failure = error
-                return chunk
-            index += 1
-    return chunk
+            blamed[index] = _crash_error(spec, index, read_trace(trace), code)
+        return index
+
+
+def _crash_error(spec: Any, index: int, where: Where | None, code: int) -> Any:
+    """The StrategyError of game `index`, whose process died with exit `code` at `where`."""
+    from ..rules.game import StrategyError
+    from .runner import game_seed
+
+    seed = game_seed(spec.seed, index)
+    seated = spec.seated(index)
+    if where is not None and where.game == index and 0 <= where.seat < len(seated):
+        return StrategyError(seated[where.seat].strategy.id, where.seat, seed, max(where.turn, 0),
+                             f"crashed its worker process ({_signal_name(code)}) in {where.hook}")
+    turn = where.turn if where is not None and where.game == index else 0
+    ids = "/".join(sorted({p.strategy.id for p in seated}))
+    return StrategyError(ids, -1, seed, max(turn, 0), f"crashed its worker process ({_signal_name(code)})")
 
 
 # ------------------------------------------------------------- child side
@@ -212,7 +268,7 @@ def _child(out_fd: int, trace_path: str) -> None:
     with os.fdopen(out_fd, "wb") as out, batch_collection():
         _send(out, ("ready",))
         for index in range(start, stop):
-            tracer.mark(index, -1, 0, "")
+            tracer.mark(index, -1, 0, "", timed=False)
             if spec.game != "welcome-to":
                 _send(out, _other_game(spec, index, record))
                 continue

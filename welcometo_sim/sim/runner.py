@@ -11,7 +11,10 @@ A strategy that raises, answers illegally or exceeds ``move_timeout`` ends
 its game with a :class:`StrategyError`; so does one that calls ``sys.exit``,
 raises KeyboardInterrupt itself, or raises an exception that cannot be
 printed (see ``guard``), and one that kills its worker process (its chunk is
-then played again game by game in fresh processes, see ``isolated``). With
+then played again game by game in fresh processes, see ``isolated``). A run
+of one job plays in a supervised worker process too (``supervised``), and a
+move that overruns ``move_timeout`` is stopped by a watchdog that kills its
+worker (``watchdog``), at any number of jobs. With
 ``on_error: fail`` the worker stops its chunk there and hands the error
 back; with ``on_error: skip`` the game is left out of the rows, listed in
 the chunk's ``errors``, and the chunk goes on.
@@ -40,10 +43,12 @@ from joblib import Parallel, delayed, parallel_config
 from ..config import WELCOME_TO, ConfigError, RunSpec
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
-from .guard import describe, escaped_error, interrupt_signals, signal_received, watch_parent
-from .isolated import Traced, WorkerLost, play_isolated
+from .guard import describe, escaped_error, interrupt_signals, loky_config, signal_received, watch_parent
+from .isolated import Traced, Tracer, WorkerLost, play_isolated
 from .results import encode_table, parquet_available
 from .rows import empty_columns, game_rows, other_game_rows
+from .supervised import can_fork, supervised_chunks
+from .watchdog import Watchdog
 
 MAX_CHUNK = 250
 DASK_MISSING = "--backend dask needs dask.distributed: pip install 'welcometo-sim[dask]'"
@@ -88,6 +93,8 @@ class _Built:
             self.tracer.mark(self.game, self.seat, 0, "__init__")
         try:
             strategy = self.factory(rng)
+            if self.tracer is not None:
+                self.tracer.returned()
         except BaseException as exc:  # noqa: B036 - a strategy's constructor may raise anything
             if isinstance(exc, KeyboardInterrupt) and signal_received() is not None:
                 raise
@@ -198,15 +205,38 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
     columns, for the parent to encode, from a cluster worker without pyarrow).
     A worker started by process `parent` exits when that process is gone; with
     `marks` (a folder), the chunk leaves a file there when it starts, so that
-    the parent knows which chunks a dead worker had in hand."""
+    the parent knows which chunks a dead worker had in hand, and under a move
+    timeout the worker traces its strategy calls in a file of its own there
+    (``pid-<pid>``) for the parent's watchdog."""
     watch_parent(parent)
+    tracer = None
     if marks is not None:
         try:
             Path(marks, str(start)).touch()
+            if spec.move_timeout is not None and spec.game == WELCOME_TO:
+                tracer = _process_tracer(marks)
         except OSError:
             pass
-    with batch_collection(), interrupt_signals():
-        chunk = _play_chunk(spec, start, stop, record)
+    with interrupt_signals():
+        return chunk_result(spec, start, stop, record, table_format, tracer)
+
+
+@lru_cache(maxsize=4)
+def _process_tracer(marks: str) -> Tracer:
+    """This worker process's trace file in the run's `marks` folder."""
+    return Tracer(Path(marks, f"{TRACE_PREFIX}{os.getpid()}"))
+
+
+TRACE_PREFIX = "pid-"
+"""The trace files of loky workers in a run's marks folder: pid-<process id>."""
+
+
+def chunk_result(spec: RunSpec, start: int, stop: int, record: bool, table_format: str | None = None,
+                 tracer: Tracer | None = None) -> ChunkResult:
+    """Play games start..stop-1 in this process (see `play_chunk`), tracing
+    every strategy call with `tracer` when one is given."""
+    with batch_collection():
+        chunk = _play_chunk(spec, start, stop, record, tracer)
     if table_format is None or chunk.failure is not None:
         return chunk
     if table_format == "parquet" and not parquet_available():
@@ -216,7 +246,7 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
     return chunk
 
 
-def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResult:
+def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool, tracer: Tracer | None = None) -> ChunkResult:
     """Play games `start`..`stop` of a run; a failing strategy's game becomes an error row
     (or stops the chunk under `on_error: fail`), the others keep their rows and records."""
     seeds = game_seeds(spec.seed, start, stop)
@@ -228,7 +258,10 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResu
         store = _store_other_game
     for index, seed in zip(range(start, stop), seeds):
         try:
-            store(spec, index, seed, record, chunk)
+            if tracer is None:
+                store(spec, index, seed, record, chunk)
+            else:
+                _store_welcome_to(spec, index, seed, record, chunk, tracer)
         except StrategyError as error:
             chunk.errors.append(error_row(spec, index, error))
             if spec.on_error == "fail":
@@ -237,9 +270,14 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool) -> ChunkResu
     return chunk
 
 
-def _store_welcome_to(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult) -> None:
-    """Play game `index` of Welcome To and add its rows (and record) to `chunk`."""
-    result = play_one(spec, index, record, seed)
+def _store_welcome_to(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult,
+                      tracer: Tracer | None = None) -> None:
+    """Play game `index` of Welcome To and add its rows (and record) to `chunk`;
+    with a `tracer`, every strategy call is traced for the move timeout's watchdog."""
+    if tracer is None:
+        result = play_one(spec, index, record, seed)
+    else:
+        result = play_one(spec, index, record, seed, tracer=tracer)
     for key, values in game_rows(spec, index, result).items():
         chunk.columns[key].extend(values)
     if result.record is not None:
@@ -481,6 +519,9 @@ def iter_chunks(spec: RunSpec, bounds: list[tuple[int, int]] | None = None, reco
     if spec.backend == "dask":
         yield from _dask_chunks(spec, bounds, record, ordered, table_format, jobs)
         return
+    if jobs == 1 and can_fork():
+        yield from supervised_chunks(spec, bounds, record, table_format)
+        return
     if jobs == 1:
         for start, stop in bounds:
             yield play_chunk(spec, start, stop, record, table_format)
@@ -520,19 +561,22 @@ def _loky_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
     may have had in hand (those started and not returned) are played again
     game by game in fresh processes (`play_isolated`), which finds the game
     that killed it; the others go back to a new pool. The chunks come in game
-    order when `ordered`."""
+    order when `ordered`. Under a move timeout, a watchdog kills the worker
+    whose strategy call overruns it; its game is blamed, not played again."""
     _quiet_shutdown()
     pending = list(bounds)
     ready: dict[int, ChunkResult] = {}
     return_as = "generator" if ordered else "generator_unordered"
-    with tempfile.TemporaryDirectory(prefix="wtsim-chunks-") as marks:
+    blamed: dict[int, StrategyError] = {}
+    with tempfile.TemporaryDirectory(prefix="wtsim-chunks-") as marks, \
+            Watchdog(spec, lambda: _worker_traces(marks), blamed):
         while pending:
             parent = os.getpid()
             tasks = (delayed(play_chunk)(spec, start, stop, record, table_format, parent, marks)
                      for start, stop in pending)
             returned: set[int] = set()
             try:
-                with parallel_config(backend="loky", idle_worker_timeout=IDLE_WORKER_SECONDS):
+                with loky_config(idle_worker_timeout=IDLE_WORKER_SECONDS):
                     for chunk in Parallel(n_jobs=jobs, return_as=return_as)(tasks):
                         returned.add(chunk.start)
                         while ordered and ready and min(ready) < chunk.start:
@@ -550,8 +594,10 @@ def _loky_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
                 in_hand = [(a, b) for a, b in pending if Path(marks, str(a)).exists()]
                 if not in_hand:
                     raise WorkerLost(f"a worker process died before it played any game ({exc})") from None
+                for trace, _pid in _worker_traces(marks):
+                    trace.unlink(missing_ok=True)
                 for start, stop in in_hand:
-                    chunk = play_isolated(spec, start, stop, record)
+                    chunk = play_isolated(spec, start, stop, record, blamed)
                     pending.remove((start, stop))
                     if chunk.failure is not None or not ordered:
                         yield chunk
@@ -563,6 +609,11 @@ def _loky_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
                     Path(marks, str(start)).unlink(missing_ok=True)
         for start in sorted(ready):
             yield ready[start]
+
+
+def _worker_traces(marks: str) -> list[tuple[Path, int]]:
+    """The trace files of the workers of a run (see `play_chunk`), with their process ids."""
+    return [(path, int(path.name[len(TRACE_PREFIX):])) for path in Path(marks).glob(f"{TRACE_PREFIX}*")]
 
 
 def release_workers() -> None:
