@@ -144,7 +144,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
             state.config = config or ""
     except (TrainingError, ConfigError) as exc:
         fail(str(exc))
-    output_folder(out)  # before any game: a folder that cannot be written is one line now
+    output_folder(out, "train")  # before any game: a folder that cannot be written is one line now
     if resume:
         _resume_notice(state, folder, games, steps)
     total = games if games is not None else state.games
