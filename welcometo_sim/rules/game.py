@@ -25,6 +25,7 @@ from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
+from .record_format import DEAL_FORMAT
 from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
 from .seeding import SeedFamily
@@ -410,6 +411,7 @@ class Game:
         self.seats = list(seats)
         self.seed = int(seed)
         self.rng, seat_rngs = seat_generators(self.seed, len(seats))
+        self.plan_ids = tuple(plan_ids)
         self.plans = draw_plans(variant, self.rng, plan_ids)
         self.strategies = [seat.factory(rng) for seat, rng in zip(self.seats, seat_rngs)]
         self.sheets = [Sheet(variant.data, self.board.new_state(variant.data)) for _ in self.seats]
@@ -632,6 +634,14 @@ class Game:
     def bonus(self, seat: int) -> int:
         return self.board.bonus(self.sheets[seat], self.race)
 
+    def _variant_record(self) -> dict:
+        """The record's variant block; `plans` names the plans the run fixed
+        (null: drawn), so that the seed's deal can be checked against the rest."""
+        record = self.variant.to_record()
+        if any(self.plan_ids):
+            record["plans"] = list(self.plan_ids)
+        return record
+
     def result(self, reasons: list[str]) -> GameResult:
         scores = score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
         keys = [rank_key(score["total"], sheet) for score, sheet in zip(scores, self.sheets)]
@@ -641,7 +651,8 @@ class Game:
             record = {
                 "format": RECORD_FORMAT,
                 "seed": self.seed,
-                "variant": self.variant.to_record(),
+                "deal": DEAL_FORMAT,
+                "variant": self._variant_record(),
                 "players": [{"seat": i, "name": s.name, "strategy": s.strategy}
                             for i, s in enumerate(self.seats)],
                 "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in self.plans],
