@@ -16,7 +16,7 @@ hold a record's cards to the deck, by the rules alone (any program's record):
   card: a hand starts with the card the previous seat passed, the two others
   come from the pile, which is refilled from the discards exactly when empty.
 
-A record that says the simulator dealt it (`deal` = DEAL_FORMAT) is also
+A record that says the simulator dealt it (`deal`, record_format.DEAL_FORMAT) is also
 dealt again from its seed and must show the same plans, events and cards.
 
 Each check raises ReplayError naming the turn (or field) of the first problem.
@@ -30,7 +30,7 @@ from typing import Sequence
 from .cards import Card
 from .data import HAND_SIZE, N_STACKS
 from .game import card_source, draw_plans
-from .record_format import DEAL_FORMAT, ReplayError
+from .record_format import ReplayError
 from .seeding import SeedFamily
 from .variant import Variant
 
