@@ -338,7 +338,8 @@ def real_records(tmp_path_factory) -> list[dict]:
 
 # What a disagreement names: the turn and seat of an illegal action, or the seat
 # and the part of the final block that differs.
-VERIFY_PROBLEM = r"game \S+: (turn -?\d+: seat \d+: |seat \d+: (rank|score|sheet)|final block)"
+VERIFY_PROBLEM = (r"game \S+: (turn -?\d+: |seat \d+: (rank|score|sheet)|final block|plans\[\d\]\.(id|deck|points): "
+                  r"|end\.reasons: )")
 VERIFY_SUMMARY = re.compile(r"^\d+ records checked, \d+ with problems$")
 # A rejected line: not text, not JSON, or which field of which game is malformed.
 LINE_PROBLEM = r"(not UTF-8 text|not valid JSON|game \S+: malformed record: \S+)"
@@ -384,8 +385,8 @@ def check_show(path: Path, lines: list[str], turn: int | None) -> None:
         return
     line = assert_one_line_rejection(code, out, err)
     file = re.escape(str(path))
-    assert re.match(rf"wtsim: error: {file}(:\d+: {LINE_PROBLEM}|:\d+: game {game}: cannot be replayed: turn "
-                    rf"|: no record of game {game}$)", line), line
+    assert re.match(rf"wtsim: error: ({file}(:\d+: {LINE_PROBLEM}|:\d+: game {game}: cannot be replayed: turn "
+                    rf"|: no record of game {game}$)|--turn {turn}: game {game} has turns 0 to \d+$)", line), line
 
 
 def check_records_file(path: Path, lines: list[str], turn: int | None = None) -> None:

@@ -91,7 +91,8 @@ def test_show_renders_a_board_of_the_game(capsys, tmp_path):
     assert out.count("seat ") == 2 and "total" not in out
     code, end, _ = wtsim(["show", str(records), "--game", "2"], capsys)
     assert code == 0 and f"total {record['scores'][0]['total']} " in end
-    assert "round 99" in user_error(["show", str(records), "--game", "2", "--turn", "99"], capsys)
+    assert user_error(["show", str(records), "--game", "2", "--turn", "99"], capsys) \
+        == "wtsim: error: --turn 99: game 2 has turns 0 to 15"
 
 
 def test_compare_plays_the_configs_game(capsys):
@@ -261,3 +262,48 @@ def test_report_of_a_run_and_a_compare_of_the_game_shows_its_own_tables(capsys, 
     code, stdout, err = wtsim(["report", str(compare)], capsys)
     assert code == 0, err
     assert "### ratings" in (compare / "report" / "report.md").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------- one behaviour for both games (issue 25, item 14)
+@pytest.fixture(scope="module")
+def welcome_to_record() -> dict:
+    from welcometo_sim.rules.game import Seat, play_game
+    from welcometo_sim.rules.variant import Variant
+    from welcometo_sim.strategy import parse_strategy
+
+    seats = [Seat("greedy", "greedy", parse_strategy("greedy"))] * 2
+    record = play_game(Variant(), seats, 5, record=True).record
+    return {"format": record["format"], "game": 0, **record}
+
+
+@pytest.mark.parametrize("game", ["welcome-to", "shake-that-city"])
+def test_show_past_the_last_turn_is_one_error_line_for_both_games(game, capsys, tmp_path, stc_record,
+                                                                  welcome_to_record):
+    record = stc_record if game == "shake-that-city" else welcome_to_record
+    last = len(record["rounds"] if game == "shake-that-city" else record["turns"])
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    code, out, err = wtsim(["show", str(path), "--game", "0", "--turn", str(last)], capsys)
+    assert code == 0 and out, err
+    for turn in (last + 1, 9999):
+        for extra in ([], ["--html"]):
+            assert user_error(["show", str(path), "--game", "0", "--turn", str(turn), *extra], capsys) \
+                == f"wtsim: error: --turn {turn}: game 0 has turns 0 to {last}"
+
+
+@pytest.mark.parametrize("malformed", [
+    lambda r: r.pop("rounds"),
+    lambda r: r.update(seed="five"),
+    lambda r: r.update(version=2),
+    lambda r: r["rounds"][0].pop("moves"),
+])
+def test_verify_of_a_malformed_record_of_the_game_exits_2(malformed, capsys, tmp_path, stc_record):
+    import copy
+
+    record = copy.deepcopy(stc_record)
+    malformed(record)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    code, out, err = wtsim(["verify", str(path)], capsys)
+    assert code == 2 and out == "", (out, err)
+    assert err.startswith(f"wtsim: error: {path}:1: game 0: malformed record: ") and err.count("\n") == 1, err

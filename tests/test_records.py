@@ -36,7 +36,7 @@ TEMP_BOXES = 11
 EFFECTS = {"surveyor", "real_estate", "landscaper", "pool", "temp", "bis"}
 PLAN_IDS = {deck: {p.id: p for p in BASIC_PLANS if p.deck == deck} for deck in (1, 2, 3)}
 
-TOP_KEYS = {"format", "game", "seed", "variant", "players", "plans", "turns", "end", "final"}
+TOP_KEYS = {"format", "game", "seed", "deal", "variant", "players", "plans", "turns", "end", "final"}
 ACTION_KEYS = {"seat", "roundabout", "refusal", "number_from", "effect_from", "written", "truck",
                "effect", "plans", "reshuffle"}
 EFFECT_KEYS = {
@@ -188,6 +188,7 @@ def test_top_level_fields(runs):
         for record in records:
             assert set(record) == TOP_KEYS
             assert record["format"] == "welcometo-sim/game/1"
+            assert record["deal"] == "welcometo-sim/deal/1"
             assert is_int(record["game"])
             assert is_int(record["seed"]) and 0 <= record["seed"] < 2**63
             assert record["seed"] == game_seed(spec.seed, record["game"])

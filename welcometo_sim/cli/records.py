@@ -73,7 +73,8 @@ def _read_record(path: str, game: int) -> tuple[int, dict]:
 @click.command()
 @click.argument("records", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", type=int, required=True, help="Game index (the record's `game` field).")
-@click.option("--turn", "-t", type=click.IntRange(min=0), help="Show the sheets after this turn (default: the end).")
+@click.option("--turn", "-t", type=click.IntRange(min=0),
+              help="Show the sheets after this turn, 0 to the game's last (default: the end).")
 @click.option("--html", "as_html", is_flag=True,
               help="Write a self-contained HTML replay page (turn slider, arrow keys) instead of text.")
 @click.option("--out", "-o", type=click.Path(dir_okay=False),
@@ -87,6 +88,7 @@ def show(records: str, game: int, turn: int | None, as_html: bool, out: str | No
     if out is not None and not as_html:
         fail("--out goes with --html (the text goes to stdout)")
     line_no, record = _read_record(records, game)
+    _check_turn(record, game, turn)
     if as_html:
         _show_html(records, line_no, game, record, turn, out)
         return
@@ -99,6 +101,20 @@ def show(records: str, game: int, turn: int | None, as_html: bool, out: str | No
         fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
     except ReplayError as exc:
         fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
+
+
+def _last_turn(record: dict) -> int | None:
+    """The last turn (Welcome To) or round (another game) a record holds, None when it cannot tell."""
+    played = record.get("rounds") if record_game(record) else record.get("turns")
+    return len(played) if isinstance(played, list) else None
+
+
+def _check_turn(record: dict, game: int, turn: int | None) -> None:
+    """`show --turn` past the end of the game is one error line for every game
+    (there is no board after it to show)."""
+    last = _last_turn(record)
+    if turn is not None and last is not None and turn > last:
+        fail(f"--turn {turn}: game {game} has turns 0 to {last}")
 
 
 def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | None, out: str | None) -> None:

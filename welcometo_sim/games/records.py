@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..rules.record_format import RecordFormatError
 from . import GAMES, load_game
 
 
@@ -31,9 +32,13 @@ def _game(record: Mapping):
 
 
 def problems(record: Mapping) -> list[str]:
-    """Why a record of another game does not replay to what it says (empty: it does)."""
+    """Why a record of another game does not replay to what it says (empty: it
+    does). A record not shaped like one of the game raises its RecordFormatError
+    (a rules.record_format.RecordFormatError), as a malformed Welcome To record does."""
     try:
         _game(record).replay(record)
+    except RecordFormatError:
+        raise
     except ValueError as exc:
         return [str(exc)]
     return []

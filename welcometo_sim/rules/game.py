@@ -27,6 +27,7 @@ from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
+from .record_format import DEAL_FORMAT
 from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
 from .seeding import SeedFamily
@@ -512,6 +513,7 @@ class GameState:
         self.n_players = n_players
         self.seed = int(seed)
         self.rng = seat_generators(self.seed, 0)[0] if rng is None else rng
+        self.plan_ids = tuple(plan_ids)
         self.plans = draw_plans(variant, self.rng, plan_ids)
         self.sheets = [Sheet(variant.data, self.board.new_state(variant.data)) for _ in range(n_players)]
         self.deck = card_source(variant, self.rng, n_players)
@@ -656,7 +658,7 @@ class GameState:
         if old is not None:
             _SOURCES.pop(id(old), None)
         self._view = self._new_view(seat, offers[:])
-        action = self._action = {
+        self._action = {
             "seat": seat, "roundabout": None, "refusal": False, "number_from": None,
             "effect_from": None, "written": None, "truck": None, "effect": None,
             "plans": [], "reshuffle": False,
@@ -852,6 +854,14 @@ class GameState:
     def bonus(self, seat: int) -> int:
         return self.board.bonus(self.sheets[seat], self.race)
 
+    def _variant_record(self) -> dict:
+        """The record's variant block; `plans` names the plans the run fixed
+        (null: drawn), so that the seed's deal can be checked against the rest."""
+        record = self.variant.to_record()
+        if any(self.plan_ids):
+            record["plans"] = list(self.plan_ids)
+        return record
+
     def result(self, players: Sequence[tuple[str, str]] | None = None,
                reasons: Sequence[str] | None = None) -> GameResult:
         """The finished game: scores, ranks and (when recorded) the record, whose
@@ -867,7 +877,8 @@ class GameState:
             record = {
                 "format": RECORD_FORMAT,
                 "seed": self.seed,
-                "variant": self.variant.to_record(),
+                "deal": DEAL_FORMAT,
+                "variant": self._variant_record(),
                 "players": [{"seat": i, "name": name, "strategy": strategy}
                             for i, (name, strategy) in enumerate(players)],
                 "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in self.plans],

@@ -28,6 +28,8 @@ EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "temp": (),
     "bis": ("street", "house", "number"),
 }
+DEAL_FORMAT = "welcometo-sim/deal/1"
+"""A record's `deal` when this simulator dealt its plans and cards from its `seed`."""
 TRUCK_DIRECTIONS = ("left", "right")
 EVENTS = ("deck-reshuffled", "plan-reshuffle", "solo-card")
 END_REASONS = ("refusals", "plans", "houses", "deck")
@@ -114,6 +116,12 @@ def check_record(record: Any) -> None:
     _value(record, dict, "record")
     _field(record, "game", int, "", optional=True)  # set by the runner; a game's own record has neither
     _field(record, "seed", int, "", optional=True)
+    deal = _field(record, "deal", str, "", optional=True)
+    if deal is not None and deal != DEAL_FORMAT:
+        _fail("deal", f"unknown deal {_short(deal)} (known: {DEAL_FORMAT}; a record dealt by another "
+                      f"program leaves `deal` out)")
+    if deal is not None and "seed" not in record:
+        _fail("seed", f"missing (a record whose deal is {DEAL_FORMAT} is dealt from its seed)")
     expert = _check_variant(_field(record, "variant", dict, ""))
     players = _objects(record, "players", "")
     if not 1 <= len(players) <= MAX_PLAYERS:
@@ -158,6 +166,9 @@ def _check_variant(variant: dict) -> bool:
     if board is not None and board not in BOARDS:
         _fail("variant.board", f"unknown board {board!r} (known: {', '.join(BOARDS)})")
     _field(variant, "overrides", dict, "variant", nullable=True, optional=True)
+    plans = _field(variant, "plans", list, "variant", optional=True)
+    if plans is not None and (len(plans) != 3 or not all(p is None or isinstance(p, str) for p in plans)):
+        _fail("variant.plans", f"must list 3 plan ids (null: drawn), got {_short(plans)}")
     return variant.get("expert") is True
 
 
@@ -178,6 +189,8 @@ def _check_turn(turn: dict, path: str, n_players: int, expert: bool, number: int
     for at, action in _objects(turn, "actions", path):
         seat = _index(action, "seat", n_players, at)
         _check_action(action, at, len(cards_of[seat]))
+        if expert:
+            _index(action, "passed", len(cards_of[seat]), at)
 
 
 def _check_action(action: dict, path: str, n_cards: int) -> None:

@@ -12,15 +12,17 @@ ReplayError naming the turn and seat.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Callable
 
 from .cards import pair_offers
 from .data import PlanSpec
 from .overrides import OverrideError
-from .record_format import RecordFormatError, ReplayError, check_record
+from .record_format import DEAL_FORMAT, RecordFormatError, ReplayError, check_record
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
 from .plans import PlanClaim, apply_claim, checked_claim
-from .game import settle_plans, solo_card_came_up
+from .deal_check import check_deal, check_seeded_deal, solo_exhausted
+from .game import end_reasons, settle_plans, solo_card_came_up
 from .scoring import rank_key, ranks, score_game
 from .sheet import Sheet
 from .variant import Variant, VariantError
@@ -59,10 +61,20 @@ def _plans(record: dict, variant: Variant) -> tuple[PlanSpec, ...]:
         if entry["id"] not in ids:
             raise RecordFormatError(f"plans[{deck - 1}].id: {entry['id']!r} is not a plan of deck {deck} "
                                     f"of this variant")
-        spec = variant.data.plan(entry["id"])
-        high, low = entry.get("points", spec.points)
-        plans.append(replace(spec, points=(int(high), int(low))))
+        plans.append(variant.data.plan(entry["id"]))
     return tuple(plans)
+
+
+def plan_problems(record: dict, plans: tuple[PlanSpec, ...]) -> list[str]:
+    """A plan card's deck and points are the variant's (overrides included), not the record's to choose."""
+    problems = []
+    for index, (entry, spec) in enumerate(zip(record["plans"], plans)):
+        if entry.get("deck", spec.deck) != spec.deck:
+            problems.append(f"plans[{index}].deck: {entry['deck']!r} recorded, plan {spec.id} is of deck {spec.deck}")
+        if "points" in entry and list(entry["points"]) != list(spec.points):
+            problems.append(f"plans[{index}].points: {entry['points']} recorded, plan {spec.id} scores "
+                            f"{list(spec.points)} in this variant")
+    return problems
 
 
 def _effect(entry: dict) -> Effect:
@@ -142,8 +154,11 @@ def apply_action(state: ReplayState, offers: list[Offer], action: dict) -> None:
         apply_claim(sheet, state.plans, claim, state.turn)
 
 
-def replay(record: dict, until_turn: int | None = None) -> ReplayState:
-    """Replay the record's turns (all, or up to and including `until_turn`).
+def replay(record: dict, until_turn: int | None = None,
+           before_turn: Callable[[ReplayState], None] | None = None) -> ReplayState:
+    """Replay the record's turns (all, or up to and including `until_turn`),
+    calling `before_turn` before each with the state after the one before
+    (`state.turn` is already the coming turn's; its ReplayError is that turn's).
     Raises RecordFormatError for a malformed record, ReplayError for an illegal action."""
     check_record(record)
     variant = _variant(record)
@@ -157,6 +172,8 @@ def replay(record: dict, until_turn: int | None = None) -> ReplayState:
         state.turn = turn["turn"]
         _check_plan_reshuffle(turn, f"turns[{index}]", asked)
         try:
+            if before_turn is not None:
+                before_turn(state)
             asked = _replay_turn(state, turn, board, f"turns[{index}]")
         except RecordFormatError:
             raise
@@ -248,16 +265,18 @@ def verify(record: dict) -> list[str]:
 
 
 def disagreements(record: dict) -> list[str]:
-    """Differences between the record's `final` block and its replay (empty: it
-    checks out); an illegal action is one problem naming its turn and seat.
+    """Differences between the record and its replay (empty: it checks out): an
+    illegal action is one problem naming its turn and seat; then the end of
+    the game, the plan cards, the deal (deal_check.py) and the `final` block.
     Raises RecordFormatError when the record is malformed."""
     try:
-        recomputed = final_block(replay(record))
+        state = replay(record, before_turn=_not_ended)
+        recomputed = final_block(state)
     except RecordFormatError:
         raise
     except ReplayError as exc:
         return [str(exc)]
-    problems = []
+    problems = _end_problems(record, state) + plan_problems(record, state.plans) + _deal_problems(record, state.variant)
     for seat, (mine, theirs) in enumerate(zip(recomputed, record.get("final", []))):
         for key in ("rank", "score", "sheet"):
             replayed, recorded = mine[key], theirs.get(key)
@@ -266,4 +285,43 @@ def disagreements(record: dict) -> list[str]:
             problems += [f"seat {seat}: {difference}" for difference in _differences(key, replayed, recorded)]
     if len(recomputed) != len(record.get("final", [])):
         problems.append("final block has the wrong number of seats")
+    return problems
+
+
+def _end_reasons(state: ReplayState, turn: int) -> list[str]:
+    """The end conditions (RULES.md §7) that hold on the replayed sheets after `turn`."""
+    variant = state.variant
+    return end_reasons(state.sheets, variant.solo and solo_exhausted(len(variant.data.deck), turn))
+
+
+def _not_ended(state: ReplayState) -> None:
+    """The game ends after the first turn in which an end condition holds: no turn follows it."""
+    reasons = _end_reasons(state, state.turn - 1)
+    if reasons:
+        raise ReplayError(f"played after the game ended with turn {state.turn - 1} ({', '.join(reasons)})")
+
+
+def _end_problems(record: dict, state: ReplayState) -> list[str]:
+    """What is wrong with the record's `end` block, given the replayed last turn."""
+    recorded, reasons = record["end"]["reasons"], _end_reasons(state, state.turn)
+    if not reasons:
+        return [f"end.reasons: {recorded} recorded, but no end condition holds after turn {state.turn}, "
+                f"the last turn recorded"]
+    if sorted(recorded) != sorted(reasons):
+        return [f"end.reasons: {recorded} recorded, the game ended after turn {state.turn} by {reasons}"]
+    return []
+
+
+def _deal_problems(record: dict, variant: Variant) -> list[str]:
+    """The deal by the rules, and for a record this simulator dealt, by its seed."""
+    problems = []
+    try:
+        check_deal(record, variant)
+    except ReplayError as exc:
+        problems.append(str(exc))
+    if record.get("deal") == DEAL_FORMAT:
+        try:
+            check_seeded_deal(record, variant, record["variant"].get("plans") or (None, None, None))
+        except ReplayError as exc:
+            problems.append(str(exc))
     return problems

@@ -17,6 +17,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from ...rules import record_format
 from ..contract import CHANCE
 from .board import Board, Layout, Move
 from .data import BUILDINGS, DataError, GameData, load_data
@@ -45,6 +46,12 @@ class StrategyError(RuntimeError):
 
 class ReplayError(ValueError):
     """A record that does not replay: what is wrong, and where (round, seat)."""
+
+
+class RecordFormatError(ReplayError, record_format.RecordFormatError):
+    """A record not shaped like one of this game (not an object, another game
+    or version, a missing field or a value of the wrong type): `wtsim verify`
+    stops on it as on a malformed Welcome To record (exit 2)."""
 
 
 @dataclass(frozen=True)
@@ -530,14 +537,14 @@ def replay(record: Mapping) -> GameResult:
     except ReplayError:
         raise
     except (AttributeError, DataError, KeyError, TypeError, ValueError, IndexError) as exc:
-        raise ReplayError(f"record cannot be read: {exc.__class__.__name__}: {exc}") from None
+        raise RecordFormatError(f"record cannot be read: {exc.__class__.__name__}: {exc}") from None
 
 
 def _replay(record: Mapping, replayer_class) -> GameResult:
     if not isinstance(record, Mapping):
-        raise ReplayError("a record is a JSON object")
+        raise RecordFormatError("a record is a JSON object")
     if record.get("game") != GAME_NAME or record.get("version") != RECORD_VERSION:
-        raise ReplayError(f"not a {GAME_NAME} record of version {RECORD_VERSION}")
+        raise RecordFormatError(f"not a {GAME_NAME} record of version {RECORD_VERSION}")
     rounds = record["rounds"]
     seed = record["seed"]
     names = record["players"]
@@ -587,6 +594,9 @@ def _checked_play(seats, seed, rules: Rules, rounds) -> GameResult:
     try:
         result = play_game(seats, seed, rules)
     except StrategyError as exc:
+        if exc.__cause__ is not None:  # the Replayer could not read the recorded move at all
+            raise RecordFormatError(f"rounds[{exc.round - 1}].moves[{exc.seat}]: cannot be read "
+                                    f"({str(exc).split(': ', 1)[-1]})") from None
         raise ReplayError(f"round {exc.round}, seat {exc.seat}: the recorded move is not legal "
                           f"({str(exc).split(': ', 1)[-1]})") from None
     for number, (mine, theirs) in enumerate(zip(result.record["rounds"], rounds), start=1):
