@@ -35,14 +35,20 @@ BOTS = textwrap.dedent('''
 
 
     class DiesAfter(RandomStrategy):
-        """Plays like random; kills its own process (SIGKILL, like the OOM killer)
-        when the game number $DIE_AFTER_GAMES of this process starts."""
+        """Plays like random; when the game number $DIE_AFTER_GAMES of this process
+        starts, the whole run is killed (SIGKILL, like the OOM killer): the command
+        (this worker's parent, once it has written the finished chunks) and this
+        process. A strategy that kills only its own process is a strategy error
+        now (tests/test_supervision.py)."""
 
         def __init__(self, rng, params=None):
             super().__init__(rng, params)
             global GAMES_STARTED
             GAMES_STARTED += 1
             if str(GAMES_STARTED) == os.environ.get("DIE_AFTER_GAMES"):
+                import time
+                time.sleep(1.0)
+                os.kill(os.getppid(), 9)
                 os.kill(os.getpid(), 9)
 
 
