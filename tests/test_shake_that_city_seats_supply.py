@@ -76,12 +76,14 @@ def test_verify_rejects_records_with_seats_the_rules_do_not_allow(capsys, tmp_pa
         lone[key].pop()
     for entry in lone["rounds"]:
         entry["moves"].pop()
-    path = records_file(tmp_path, five, lone)
-    code, out, _err = wtsim(["verify", str(path)], capsys)
-    assert code == 1
-    assert "5 seats: Shake That City is for 1 to 4 players" in out
-    assert "one seat plays the solo rules" in out
-    assert out.strip().endswith("2 records checked, 2 with problems")
+    # Seats the record schema does not allow make a malformed record: one line, exit 2.
+    for record, problem in ((five, "5 seats: Shake That City is for 1 to 4 players"),
+                            (lone, "one seat plays the solo rules")):
+        folder = tmp_path / str(len(record["players"]))
+        folder.mkdir()
+        code, _out, err = wtsim(["verify", str(records_file(folder, record))], capsys)
+        assert code == 2 and len(err.splitlines()) == 1
+        assert problem in err
 
 
 # --- tile supply ----------------------------------------------------------------------------------

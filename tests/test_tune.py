@@ -214,7 +214,7 @@ def test_params_file_problems_name_the_player_and_the_file(tmp_path):
     cases = [
         ({"params_file": "missing.yaml"}, "players[0].params_file: " + str(tmp_path / "missing.yaml") + ": file not found"),
         ({"strategy": "random", "params_file": "p.yaml"}, "holds parameters of 'greedy', not of 'random'"),
-        ({"params_file": "bad.yaml"}, "parms: unknown key"),
+        ({"params_file": "bad.yaml"}, "bad.yaml: line 2: unknown key"),
         ({"params_file": 3}, "players[0].params_file: must be a file path"),
     ]
     for entry, says in cases:

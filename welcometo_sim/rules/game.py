@@ -25,6 +25,7 @@ import numpy as np
 from ..games.contract import CHANCE
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
+from .evaluation.plan_progress import share_memos
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
 from .record_format import DEAL_FORMAT
@@ -533,6 +534,7 @@ class GameState:
         self._advanced = variant.advanced
         # Every seat's strategy gets plan cards of its own.
         self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(n_players)]
+        share_memos(self._view_plans)
         self._view: GameView | None = None
         self._actions: list[dict] = []
         self._action: dict = {}

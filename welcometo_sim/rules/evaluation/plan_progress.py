@@ -41,12 +41,19 @@ def plan_progress(sheet: Sheet, plans: Sequence[PlanSpec],
 _PROGRESS_MEMOS: dict[int, tuple[Sequence[PlanSpec], dict[tuple, dict[tuple[int, ...], float]]]] = {}
 """Plan progress memos by id of the plans (kept to check the id), then by
 (plan turns, first turns)."""
-_MEMOS_BY_CARDS: dict[tuple, dict] = {}
-"""The same memos by the plan cards' values: each seat of a game gets its own
-copies of the cards, and all of them share one memo."""
-_PROGRESS_PLANS_LIMIT = 64
+_PROGRESS_PLANS_LIMIT = 256
 """Sets of plans remembered at most (the memos start over when full): one
-per game, while a game and the few around it are played."""
+per seat and game, while a game and the few around it are played."""
+
+
+def share_memos(plan_sets: Sequence[Sequence[PlanSpec]]) -> None:
+    """The seats of one game each see plan cards of their own (equal ones): they
+    share one memo, as they would sharing one set of cards."""
+    if len(_PROGRESS_MEMOS) + len(plan_sets) > _PROGRESS_PLANS_LIMIT:
+        _PROGRESS_MEMOS.clear()
+    memos: dict = {}
+    for plans in plan_sets:
+        _PROGRESS_MEMOS[id(plans)] = (plans, memos)
 
 
 def _progress_memo(plans: Sequence[PlanSpec], plan_turns: Sequence[int | None],
@@ -59,11 +66,7 @@ def _progress_memo(plans: Sequence[PlanSpec], plan_turns: Sequence[int | None],
     if entry is None or entry[0] is not plans:
         if len(_PROGRESS_MEMOS) >= _PROGRESS_PLANS_LIMIT:
             _PROGRESS_MEMOS.clear()
-            _MEMOS_BY_CARDS.clear()
-        memos = _MEMOS_BY_CARDS.get(plans)  # every seat has its own cards: equal ones share
-        if memos is None:
-            memos = _MEMOS_BY_CARDS[plans] = {}
-        entry = _PROGRESS_MEMOS[id(plans)] = (plans, memos)
+        entry = _PROGRESS_MEMOS[id(plans)] = (plans, {})
     key = (tuple(plan_turns), tuple(first_turn))
     memo = entry[1].get(key)
     if memo is None:
