@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from docs_examples import DOCUMENTS, ROOT, console_commands, fenced_blocks, not_run_markers
-from welcometo_sim.cli.main import main
+from welcometo_sim.cli import main
 
 PAGES_WITH_EXAMPLES = [path for path in DOCUMENTS
                        if any(block.lang == "console" and block.not_run is None for block in fenced_blocks(path))]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from welcometo_sim.cli.main import cli
+from welcometo_sim.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
