@@ -529,3 +529,19 @@ def test_street_facts_are_shared_by_copies_until_a_street_changes():
     assert street_features(copy, 1) == street_features(sheet_from("1 2 | 5", "3 . . . 9"), 1)
     assert street_features(copy, 1) != facts[1].features
     assert street_facts(sheet, 1) is facts[1]  # the original keeps its own
+
+
+def test_a_deck_cache_never_serves_the_weights_of_a_deck_freed_at_the_same_address():
+    """The evaluation caches its number weights per deck object: an entry left
+    by a deck that was freed, filed under the id a new deck then gets, must not
+    be served for the new deck (it moved a fixed run's scores by the games run
+    before it in the same process)."""
+    from welcometo_sim.rules.data import DEFAULT_DATA
+    from welcometo_sim.rules.evaluation import streets
+
+    without_eights = tuple(card for card in DEFAULT_DATA.deck if card[0] != 8)
+    custom = Sheet(dataclasses.replace(DEFAULT_DATA, deck=without_eights))
+    base_weights = streets._weights(Sheet(DEFAULT_DATA))
+    streets._WEIGHT_CACHE[id(without_eights)] = streets._WEIGHT_CACHE[id(DEFAULT_DATA.deck)]
+    weights = streets._weights(custom)
+    assert weights == streets.number_weights(without_eights) != base_weights

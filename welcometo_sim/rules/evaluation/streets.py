@@ -46,15 +46,18 @@ def number_weights(deck: Sequence[tuple[int, str]]) -> tuple[float, ...]:
     return tuple(min(1.0, c / 4) if c else 0.25 for c in counts)
 
 
-_WEIGHT_CACHE: dict[int, tuple[float, ...]] = {}
+_WEIGHT_CACHE: dict[int, tuple[object, tuple[float, ...]]] = {}
 
 
 def _weights(sheet: Sheet) -> tuple[float, ...]:
-    key = id(sheet.data.deck)
-    weights = _WEIGHT_CACHE.get(key)
-    if weights is None:
-        weights = _WEIGHT_CACHE[key] = number_weights(sheet.data.deck)
-    return weights
+    """`number_weights` of the sheet's deck, cached per deck (the deck is kept
+    to check the id: a deck freed and another made at its address must not
+    get its weights)."""
+    deck = sheet.data.deck
+    cached = _WEIGHT_CACHE.get(id(deck))
+    if cached is None or cached[0] is not deck:
+        cached = _WEIGHT_CACHE[id(deck)] = (deck, number_weights(deck))
+    return cached[1]
 
 
 _WEIGHT_SUM_CACHE: dict[int, tuple[object, list[list[float]]]] = {}
