@@ -1,7 +1,7 @@
 """Variant configs through the `wtsim` command line (RULES.md §10–§13, RECORDS.md).
 
 Every bundled config under ``configs/`` is run once (3 games, with records)
-through ``welcometo_sim.cli.main``; the result table, `wtsim show` and
+through ``welcometo_sim.cli.main`` (the console entry point); the result table, `wtsim show` and
 `wtsim verify` are checked on those runs. Invalid variant combinations and
 plan selections must be user errors: exit code 2, exactly one stderr line,
 no traceback.

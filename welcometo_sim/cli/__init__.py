@@ -1,8 +1,8 @@
 """The `wtsim` command line: thin commands over the library.
 
 `common` holds what every command shares; `run`, `records`, `info`,
-`analysis` and `train` each hold a group of commands; `main` gathers them
-into the `cli` group.
+`analysis` and `train` each hold a group of commands; `commands` gathers
+them into the `cli` group.
 
 The console entry point, :func:`main` here, answers Ctrl-C and SIGTERM from
 its first instant: importing the commands (pandas, pyarrow, ...) takes a
@@ -29,7 +29,7 @@ def _stopped_while_starting(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point (see `welcometo_sim.cli.main.main`)."""
+    """Console entry point (see `welcometo_sim.cli.commands.main`)."""
     previous = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -44,15 +44,9 @@ def main(argv: list[str] | None = None) -> None:
     commands.main(argv)
 
 
-_ENTRY_POINT = main
-
-
 def _commands() -> Any:
-    """The module of the command group, imported; importing the submodule `main`
-    binds this package's name `main` to it, so the entry point is put back."""
-    commands = importlib.import_module(".main", __name__)
-    globals()["main"] = _ENTRY_POINT
-    return commands
+    """The module of the command group, imported when first used."""
+    return importlib.import_module(".commands", __name__)
 
 
 def __getattr__(name: str) -> Any:
