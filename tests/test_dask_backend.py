@@ -221,3 +221,71 @@ def test_a_cluster_without_workers_stops_instead_of_waiting_forever(tmp_path, pa
     assert err.splitlines() == [err.rstrip("\n")]
     assert f"worker error: {empty.scheduler_address} has had no worker for 1 s" in err
     assert time.monotonic() - started < 15
+
+
+def test_a_move_that_never_returns_on_a_dask_worker_is_stopped_by_the_move_timeout(tmp_path, cluster, capsys):
+    """Under --move-timeout, a cluster worker plays its chunk in a supervised
+    process whose watchdog stops the call: the errors and the table of a local
+    run, instead of a task that holds its worker forever."""
+    from test_supervision import BOTS
+
+    from welcometo_sim.sim.results import read_errors
+
+    bots = tmp_path / "bots.py"
+    bots.write_text(BOTS, encoding="utf-8")
+    path = tmp_path / "loop.yaml"
+    path.write_text(f"name: loop\nseed: 11\nplayers: [random, {{strategy: '{bots}:Ends', params: {{how: loop}}}}]\n",
+                    encoding="utf-8")
+    options = ["--games", "10", "--chunk-size", "5", "--on-error", "skip", "--move-timeout", "0.5", "-q"]
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    code, _out, err = wtsim(["run", str(path), *options, "--jobs", "1", "--out", str(local)], capsys)
+    assert code == 0, err
+    code, _out, err = wtsim(["run", str(path), *options, "--scheduler", cluster.scheduler_address,
+                             "--out", str(remote)], capsys)
+    assert code == 0, err
+    errors = read_errors(remote)
+    assert len(errors) > 0
+    assert errors["message"].str.fullmatch(
+        r"exceeded move_timeout \(\d+(\.\d+)? s > 0\.5 s, stopped\) in choose_play").all(), errors["message"]
+    assert_frame_equal(read_table(remote), read_table(local))
+    assert_frame_equal(errors.drop(columns="message"), read_errors(local).drop(columns="message"))
+
+
+def test_a_cluster_stopped_while_it_is_made_is_closed_and_never_closed_again_at_exit():
+    """Ctrl-C or SIGTERM while the local cluster starts: the cluster is closed
+    by the run, and dask's own close at interpreter exit (which fails on a
+    cluster whose workers were starting, with a traceback) skips it."""
+    from welcometo_sim.sim import runner
+
+    made = []
+
+    def interrupted_factory(**options):
+        made.append(distributed.LocalCluster(processes=False, **options))
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner._local_cluster(interrupted_factory, 1)
+    assert made[0].shutdown_on_close is False
+    assert made[0].status.name == "closed"
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.5])
+def test_sigterm_while_a_dask_run_starts_is_one_line(tmp_path, pair_config, delay):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "o"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "welcometo_sim", "run", str(pair_config), "--backend", "dask",
+                             "--games", "2000", "--out", str(out), "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while not (out / "manifest.json").exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert len(err.splitlines()) == 1 and err.startswith("wtsim: terminated (SIGTERM)"), err

@@ -221,6 +221,18 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
         return chunk_result(spec, start, stop, record, table_format, tracer)
 
 
+def play_cluster_chunk(spec: RunSpec, start: int, stop: int, record: bool,
+                       table_format: str | None = None) -> ChunkResult:
+    """`play_chunk` as a task of a dask cluster worker. Under a move timeout
+    the games are played in a supervised process forked from the worker, whose
+    watchdog stops a strategy call that never returns (a thread of the worker
+    could not be stopped, and would hold the worker and the run forever)."""
+    if spec.move_timeout is not None and spec.game == WELCOME_TO and can_fork():
+        chunks = list(supervised_chunks(spec, [(start, stop)], record, table_format))
+        return chunks[0]
+    return play_chunk(spec, start, stop, record, table_format)
+
+
 @lru_cache(maxsize=4)
 def _process_tracer(marks: str) -> Tracer:
     """This worker process's trace file in the run's `marks` folder."""
@@ -377,19 +389,38 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
     except ImportError:
         raise ConfigError(DASK_MISSING) from None
     with ExitStack() as stack:
-        stack.callback(_quiet_dask_logs())
+        stack.push(_quiet_dask_logs())
         if scheduler:
             try:
                 client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ConfigError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
         else:
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, dashboard_address=":0",
-                silence_logs=logging.ERROR))
+            cluster = _local_cluster(LocalCluster, workers)
+            stack.callback(_close_quietly, cluster)
             client = Client(cluster)
         stack.callback(_close_quietly, client)
         yield client
+
+
+def _local_cluster(factory: Callable[..., Any], workers: int) -> Any:
+    """A local cluster that this run closes, and dask never again at exit: a
+    cluster stopped (Ctrl-C, SIGTERM) while its workers start fails that second
+    close with a traceback. Stopped while it is being made, it is closed here."""
+    from distributed.deploy.spec import SpecCluster
+
+    instances = getattr(SpecCluster, "_instances", set())  # dask's own register of clusters to close at exit
+    before = set(instances)
+    try:
+        cluster = factory(n_workers=workers, threads_per_worker=1, dashboard_address=":0",
+                          silence_logs=logging.ERROR)
+    except BaseException:
+        for unfinished in set(instances) - before:
+            unfinished.shutdown_on_close = False
+            _close_quietly(unfinished)
+        raise
+    cluster.shutdown_on_close = False
+    return cluster
 
 
 def _reason(exc: BaseException) -> str:
@@ -400,23 +431,30 @@ def _reason(exc: BaseException) -> str:
     return type(exc).__name__
 
 
-def _quiet_dask_logs() -> Callable[[], None]:
-    """Silence every distributed.* logger (each may have its own level); returns the undo."""
-    names = ["distributed", *(name for name in logging.root.manager.loggerDict if name.startswith("distributed."))]
+def _quiet_dask_logs() -> Callable[..., None]:
+    """Silence every distributed.* logger (each may have its own level) and
+    asyncio's; returns the undo, an exit callback that leaves them silent when
+    the run ends by an exception (a signal, a lost cluster): the tasks of
+    workers that never started then report their end at interpreter exit."""
+    names = ["asyncio", "distributed",
+             *(name for name in logging.root.manager.loggerDict if name.startswith("distributed."))]
     levels = {name: logging.getLogger(name).level for name in names}
     for name in names:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
-    def restore() -> None:
-        for name, level in levels.items():
-            logging.getLogger(name).setLevel(level)
+    def restore(exc_type: Any, *_exc: Any) -> None:
+        if exc_type is None:
+            for name, level in levels.items():
+                logging.getLogger(name).setLevel(level)
     return restore
 
 
-def _close_quietly(client: Any) -> None:
+def _close_quietly(closable: Any) -> None:
+    """Close a dask client or cluster, which may fail when its scheduler is
+    gone or its workers are still starting: the run reports its own end."""
     try:
-        client.close(timeout=2)
-    except Exception:  # noqa: BLE001 - a client whose scheduler is gone may fail to close
+        closable.close(timeout=2)
+    except Exception:  # noqa: BLE001
         pass
 
 
@@ -443,7 +481,7 @@ def _dask_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
 
     with dask_client(spec.scheduler, workers) as client:
         where = spec.scheduler or "the local dask cluster"
-        futures = {client.submit(play_chunk, spec, start, stop, record, table_format, pure=False): (start, stop)
+        futures = {client.submit(play_cluster_chunk, spec, start, stop, record, table_format, pure=False): (start, stop)
                    for start, stop in bounds}
         waiting = set(futures)
         ready: dict[int, ChunkResult] = {}
