@@ -16,13 +16,11 @@ with done 0), or True for a notebook-friendly tqdm bar.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,82 +31,23 @@ from .analysis.balance import total_games as balance_games
 from .analysis.plan_balance import plan_balance_table, skill_tables
 from .analysis.sequential import SprtSettings, batch_seed, run_sequential
 from .analysis.sweep import grid, sweep as sweep_grid
-from .api import resolve_spec
 from .compiled_core import engine
-from .config import WELCOME_TO, ConfigError, RunSpec, load_config, parse_config, players_from_refs
+from .config import WELCOME_TO, ConfigError, RunSpec, parse_config
 from .defaults import diverse, every_seat
 from .games.config import game_players
 from .games.tables import comparison_tables
 from .sim.results import read_table, to_frame
 from .sim.runner import run_chunks
 from .sim.tournament import plan_trials, round_robin, total_games
+from .specs import DICT_SOURCE, Config, Progress, load_spec, resolve_spec, ticking
 from .strategy import StrategySpec, parse_strategy
 from .tuning import (TuneResult, TuneSettings, best_document, finalists_table, parse_param_ranges,
                      strategy_class, trials_table)
 from .tuning import total_games as tune_games
 from .tuning import tune as tune_search
 
-Config = Union[str, os.PathLike, Mapping[str, Any], RunSpec, None]
-Progress = Union[Callable[[int, int], None], bool, None]
-"""callable(done, total), True for a tqdm.auto bar, or None/False for nothing."""
-
 BOOTSTRAP_SEED = 0
 """Fixed, so that the same games always give the same intervals, fresh or reloaded."""
-DICT_SOURCE = "<dict>"
-"""Where a config given as a dict is said to come from in error messages."""
-
-
-def load_spec(config: Config = None, *, players: Sequence[str] | None = None,
-              variant: Mapping[str, Any] | None = None) -> RunSpec:
-    """The RunSpec of `config` (path, dict, RunSpec or None for the bundled
-    base config), with `players` (strategy references) and `variant` (the
-    YAML's `variant:` mapping) replaced. A dict is checked like a file: a
-    bad key is the same ConfigError, its location `<dict>`."""
-    if isinstance(config, RunSpec):
-        spec = config
-    elif isinstance(config, Mapping):
-        spec = parse_config(copy.deepcopy(dict(config)), DICT_SOURCE, default_name="run")
-    else:
-        spec = load_config(config)
-    if players is not None and variant is None:
-        return replace(spec, players=players_from_refs(list(players), spec.game))
-    if variant is not None:
-        raw = spec.to_dict()
-        raw["variant"] = copy.deepcopy(dict(variant))
-        if players is not None:
-            raw["players"] = list(players)
-        spec = parse_config(raw, spec.source, default_name=spec.name)
-    return spec
-
-
-@contextmanager
-def ticking(total: int, progress: Progress) -> Iterator[Callable[[int], None] | None]:
-    """A step callback (n more games done) that reports to `progress` as
-    (done, total), starting with (0, total); True shows a tqdm.auto bar."""
-    if not progress:
-        yield None
-        return
-    bar = None
-    if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=total, unit="game")
-        report: Callable[[int, int], None] = lambda done, _total: bar.update(done - bar.n)  # noqa: E731
-    else:
-        report = progress
-    done = 0
-
-    def step(games: int) -> None:
-        nonlocal done
-        done += games
-        report(done, total)
-
-    report(0, total)
-    try:
-        yield step
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def seated(spec: RunSpec, ref: str | None) -> RunSpec:

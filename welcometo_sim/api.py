@@ -21,7 +21,7 @@ import os
 import platform
 import time
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -29,7 +29,7 @@ import pandas as pd
 
 from . import __version__
 from .compiled_core import engine
-from .config import MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, ConfigError, RunSpec, load_config
+from .config import RunSpec
 from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANIFEST_FILE, OWNED_FILES, RECORDS_FILE,
                           RUN_FORMAT, ChunkStore, check_final_file, describe_final_files,
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
@@ -38,8 +38,9 @@ from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANI
 from .sim.dependencies import changed_dependencies, run_dependencies
 from .sim.isolated import WorkerLost
 from .sim.rows import ERROR_COLUMNS
-from .sim.runner import (ChunkResult, check_backend, chunk_bounds, default_chunk_size, effective_jobs,
+from .sim.runner import (ChunkResult, chunk_bounds, default_chunk_size, effective_jobs,
                          iter_chunks, release_workers, run_chunks)
+from .specs import load_spec, resolve_spec, ticking
 
 DEFAULT_RESULTS_ROOT = Path("results")
 Progress = Callable[[int], None]
@@ -92,49 +93,6 @@ class RunOutput:
         if self._errors is None:
             self._errors = read_errors(self.folder)
         return self._errors
-
-
-def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: int | None = None,
-                 seed: int | None = None, jobs: int | None = None, chunk_size: int | None = None,
-                 on_error: str | None = None, move_timeout: float | None = None,
-                 backend: str | None = None, scheduler: str | None = None) -> RunSpec:
-    """A RunSpec from a config path (bundled default when None) plus overrides.
-    A scheduler address implies the dask backend."""
-    if jobs == 0:
-        raise ConfigError("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
-    _check_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size, move_timeout=move_timeout)
-    spec = config if isinstance(config, RunSpec) else load_config(config)
-    if move_timeout is not None and spec.game != WELCOME_TO:
-        raise ConfigError(f"--move-timeout: limits Welcome To strategies only (not {spec.game}'s)")
-    if scheduler is not None and backend is None:
-        backend = "dask"
-    if backend == "loky" and scheduler is None:
-        spec = replace(spec, scheduler=None)
-    spec = spec.with_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size,
-                               on_error=on_error, move_timeout=move_timeout, backend=backend,
-                               scheduler=scheduler)
-    if spec.scheduler is not None and spec.backend != "dask":
-        raise ConfigError(f"--scheduler {spec.scheduler}: needs --backend dask, not {spec.backend}")
-    check_backend(spec)
-    return spec
-
-
-def _check_overrides(**values: object) -> None:
-    """The same bounds as the config's, for values given on the command line or by a caller."""
-    bounds = {"games": (1, MAX_GAMES), "seed": (0, MAX_SEED), "jobs": (-64, MAX_JOBS),
-              "chunk_size": (1, MAX_GAMES)}
-    for key, value in values.items():
-        option = "--" + key.replace("_", "-")
-        if value is None:
-            continue
-        if key == "move_timeout":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-                raise ConfigError(f"{option}: must be a positive number of seconds, got {value!r}")
-            continue
-        low, high = bounds[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            shown = value if not isinstance(value, int) or value.bit_length() <= 128 else "a huge number"
-            raise ConfigError(f"{option}: must be an integer from {low} to {high}, got {shown}")
 
 
 def run_folder(spec: RunSpec, out: str | os.PathLike | None = None) -> Path:
@@ -479,8 +437,6 @@ def run(config: str | os.PathLike | Mapping[str, Any] | RunSpec | None = None, *
     n_bis, n_pools, n_parks, n_refusals, n_roundabouts; turns and end_reason.
     Another game has its own score columns. Games that a strategy broke
     under `on_error: skip` are left out."""
-    from .analyses import load_spec, ticking
-
     spec = resolve_spec(load_spec(config, players=players, variant=variant), games=games, seed=seed, jobs=jobs)
     with ticking(spec.games, progress) as step:
         return execute(spec, out, records=records, fmt=fmt, save=save or out is not None, progress=step).frame
