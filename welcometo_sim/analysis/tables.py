@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..rules.scoring import SCORE_FIELDS
 from ..sim.results import ResultsError, read_summary_frame, table_path
+from .pairs import pair_table
 from .stats import mean_interval, rate_interval
 
 DISTRIBUTION_COLUMNS = ["games", "mean", "mean_low", "mean_high", "std", "min", "p10", "median", "p90",
@@ -36,7 +37,7 @@ def keyed(frame: pd.DataFrame) -> pd.DataFrame:
     """The table with one `game` number per game. A compare table numbers its
     games again in every match, a plans table in every forced plan (and skill
     level): there (match, game), or (skill, forced plan, game), becomes the game,
-    as `compare.with_game_key` does for matches."""
+    as `pairs.with_game_key` does for matches."""
     blocks = [c for c in BLOCK_COLUMNS if c in frame.columns]
     if not blocks:
         return frame
@@ -123,8 +124,6 @@ def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False)
         "endings": game_summary(frame),
     }
     if "match" in frame.columns and {"rank", "player"} <= set(frame.columns):
-        from .compare import pair_table
-
         table = pair_table(frame, seed=0)
         tables["pairs"] = table.set_index(["a", "b"]) if not table.empty else table
     elif pairs and "rank" in frame.columns and frame["player"].nunique() > 1:
