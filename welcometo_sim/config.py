@@ -20,7 +20,6 @@ the key, e.g. ``configs/x.yaml: players[1].strategy: unknown strategy 'gredy'``.
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -28,12 +27,17 @@ from typing import Any
 
 import yaml
 
+from .config_files import (MAX_YAML_BYTES, MAX_YAML_NODES, BoundedLoader, ConfigError, PlayerConfig, bounded_yaml,
+                           entry_with_file_params, key_line, merge_params, params_file_path, read_bounded,
+                           read_params_file, read_yaml, unique_name)
+from .games import GAMES
+from .games.config import game_players, other_game_of, parse_game
 from .messages import shown
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
-from .strategy import (Strategy, StrategyLoadError, StrategySpec, _merge as merge_params, builtin_strategies,
-                       load_strategy, parse_strategy)
+from .strategy import (Strategy, StrategyLoadError, StrategySpec, builtin_strategies, load_strategy,
+                       parse_strategy)
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 MAX_GAMES = 100_000_000
@@ -42,10 +46,6 @@ MAX_SEED = 2**128 - 1
 MAX_JOBS = 4096
 MAX_NAME_BYTES = 200
 """A run name becomes a folder name, with a timestamp after it."""
-MAX_YAML_BYTES = 1 << 20
-"""Bytes of a config or params_file read at most."""
-MAX_YAML_NODES = 100_000
-"""YAML nodes of a document at most, every alias counted as often as it is used."""
 WELCOME_TO = "welcome-to"
 """The game a config plays when it has no `game:` key."""
 TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
@@ -54,17 +54,6 @@ ON_ERROR_POLICIES = ("fail", "skip")
 BACKENDS = ("loky", "dask")
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
 PLAYER_KEYS = {"strategy", "name", "params", "params_file"}
-PARAMS_FILE_KEYS = {"strategy", "params", "tuning"}
-
-
-class ConfigError(ValueError):
-    """A configuration problem, already phrased as one line for the user."""
-
-
-@dataclass(frozen=True)
-class PlayerConfig:
-    name: str
-    strategy: StrategySpec
 
 
 @dataclass(frozen=True)
@@ -155,129 +144,7 @@ def default_config_path() -> Path:
 def load_config(path: str | os.PathLike | None = None) -> RunSpec:
     """Read and validate a YAML config file (the bundled default when None)."""
     path = Path(path) if path is not None else default_config_path()
-    return parse_config(_read_yaml(path), str(path), default_name=path.stem, base_dir=path.parent)
-
-
-class BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing documents that would expand to more than
-    MAX_YAML_NODES nodes through aliases (a few hundred bytes of "billion
-    laughs" otherwise make every later walk over the value hang), whose
-    aliases refer to themselves, or with a mapping that repeats a key (plain
-    PyYAML keeps the last value silently). Keys brought in by a merge
-    (`<<: *base`) may be overridden, as YAML intends."""
-
-    def compose_document(self) -> Any:
-        node = super().compose_document()
-        _check_expansion(node)
-        return node
-
-
-def _check_expansion(root: Any, limit: int = MAX_YAML_NODES) -> None:
-    """Count the nodes of `root` as if every alias were copied out (each shared
-    node's size is computed once)."""
-    sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        node, children_done = stack.pop()
-        key = id(node)
-        if children_done:
-            open_nodes.discard(key)
-            total = 1 + sum(sizes[id(child)] for child in _children(node))
-            if total > limit:
-                raise yaml.YAMLError(f"the document expands to more than {limit} values (aliases)")
-            sizes[key] = total
-            continue
-        if key in sizes:
-            continue
-        if key in open_nodes:
-            raise yaml.YAMLError("an alias refers to the value that contains it")
-        if isinstance(node, yaml.MappingNode):
-            _check_duplicate_keys(node)
-        open_nodes.add(key)
-        stack.append((node, True))
-        for child in _children(node):
-            if id(child) in open_nodes:
-                raise yaml.YAMLError("an alias refers to the value that contains it")
-            if id(child) not in sizes:
-                stack.append((child, False))
-
-
-MERGE_TAG = "tag:yaml.org,2002:merge"
-
-
-def _check_duplicate_keys(node: yaml.MappingNode) -> None:
-    """A ConstructorError at the second of two equal plain keys of a mapping."""
-    seen: set[tuple[str, str]] = set()
-    for key_node, _value in node.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == MERGE_TAG:
-            continue
-        key = (key_node.tag, key_node.value)
-        if key in seen:
-            label = repr(key_node.value)
-            if len(label) > 80:
-                label = label[:77] + "..."
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {label}", key_node.start_mark)
-        seen.add(key)
-
-
-def _children(node: Any) -> list:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [part for pair in node.value for part in pair]
-    return []
-
-
-def bounded_yaml(text: str) -> Any:
-    """yaml.safe_load with the bounds of BoundedLoader."""
-    loader = BoundedLoader(text)
-    try:
-        return loader.get_single_data()
-    finally:
-        loader.dispose()
-
-
-def read_bounded(path: Path, limit: int = MAX_YAML_BYTES) -> bytes:
-    """At most `limit` bytes of a file (OSError, or ValueError when it is longer)."""
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit // 1024} KiB")
-    return data
-
-
-def _read_yaml(path: Path, quiet: bool = False) -> Any:
-    """The YAML content of a file; unreadable files and bad YAML are one ConfigError line.
-    `quiet` keeps the file's text out of the messages (a params_file may hold secrets)."""
-    where = str(path)
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "is a folder")
-        text = read_bounded(path).decode("utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{where}: file not found") from None
-    except OSError as exc:
-        raise ConfigError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{where}: cannot read: {exc}") from None
-    try:
-        raw = bounded_yaml(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f" line {mark.line + 1}, column {mark.column + 1}:" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        if quiet and not problem.startswith("duplicate key"):
-            problem = "not valid YAML"
-        raise ConfigError(f"{where}:{at} malformed YAML: {problem}") from None
-    except RecursionError:
-        raise ConfigError(f"{where}: malformed YAML: nested too deeply") from None
-    except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
-        # PyYAML's constructors raise plain Python errors for some bad scalars,
-        # e.g. the date 2001-02-30 or `!!int 0x`.
-        detail = type(exc).__name__ if quiet else f"{type(exc).__name__}: {exc}"
-        raise ConfigError(f"{where}: malformed YAML: cannot read a value ({detail})") from None
-    return raw
+    return parse_config(read_yaml(path), str(path), default_name=path.stem, base_dir=path.parent)
 
 
 def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
@@ -298,7 +165,7 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
                           f"got {len(name.encode('utf-8'))}")
     game = _game_name(raw, where)
     if game == WELCOME_TO:
-        variant, plans = _parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
+        variant, plans = parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
         players = _parse_players(raw.get("players"), where, base_dir)
         try:
             variant.check(len(players))
@@ -306,7 +173,6 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
             raise ConfigError(f"{where}: variant: {exc}") from None
         chosen: dict[str, Any] = {"variant": variant, "plans": plans}
     else:
-        from .games.config import parse_game
         players, params = parse_game(game, raw, where, base_dir)
         chosen = {"game": game, "game_params": params}
     return RunSpec(
@@ -325,7 +191,6 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
 
 def _game_name(raw: dict, where: str) -> str:
     """The config's `game:` (default Welcome To), checked against the registered games."""
-    from .games import GAMES
 
     game = raw.get("game", WELCOME_TO)
     known = (WELCOME_TO, *sorted(name for name in GAMES if name != WELCOME_TO))
@@ -411,7 +276,10 @@ def _bool(raw: dict, key: str, where: str) -> bool:
     return value
 
 
-def _parse_variant(raw: Any, where: str, overrides: Any = None) -> tuple[Variant, tuple[str | None, ...]]:
+def parse_variant(raw: Any, where: str, overrides: Any = None) -> tuple[Variant, tuple[str | None, ...]]:
+    """A config's `variant:` mapping (with its `overrides:`, which may change
+    the plans) as a checked Variant and the plans it fixes (None: drawn from
+    the seed); also how `load_game("welcome-to", ...)` reads its parameters."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -501,54 +369,13 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
         name = entry.get("name") or default_player_name(ref, spec)
         if not isinstance(name, str):
             raise ConfigError(f"{where}: {at}.name: must be a string")
-        players.append(PlayerConfig(_unique(name, taken), spec))
+        players.append(PlayerConfig(unique_name(name, taken), spec))
     return tuple(players)
 
 
 def _other_game_hint(ref: str) -> str | None:
     """'x is a strategy of game y' for a strategy that only another game knows."""
-    from .games.config import other_game_of
     return other_game_of(ref, WELCOME_TO)
-
-
-def params_file_path(raw_path: str, base_dir: str | os.PathLike | None) -> Path:
-    """Where a player's `params_file` is: relative paths are read from `base_dir`."""
-    path = Path(raw_path)
-    return Path(base_dir) / path if not path.is_absolute() and base_dir is not None else path
-
-
-def read_params_file(raw_path: Any, where: str, at: str,
-                     base_dir: str | os.PathLike | None) -> tuple[str, Any, dict]:
-    """A player's `params_file` (a YAML file with `strategy`, `params` and
-    `tuning`, as `wtsim tune` writes it, for any game): where it is (for
-    messages), the strategy it names (or None) and its parameters. A message
-    never quotes the file's values (a params_file may hold secrets)."""
-    if not isinstance(raw_path, str) or not raw_path:
-        raise ConfigError(f"{where}: {at}.params_file: must be a file path")
-    path = params_file_path(raw_path, base_dir)
-    here = f"{where}: {at}.params_file: {path}"
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise ConfigError(f"{here}: file not found") from None
-    except OSError as exc:
-        raise ConfigError(f"{here}: cannot read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):
-        raise ConfigError(f"{here}: not a regular file")
-    try:
-        loaded = _read_yaml(path, quiet=True)
-    except ConfigError as exc:
-        raise ConfigError(f"{where}: {at}.params_file: {exc}") from None
-    if not isinstance(loaded, dict):
-        raise ConfigError(f"{here}: must be a mapping with strategy and params")
-    unknown = [key for key in loaded if key not in PARAMS_FILE_KEYS]
-    if unknown:
-        raise ConfigError(f"{here}: {_line_of(path, (unknown[0],))}unknown key (known: "
-                          f"{', '.join(sorted(PARAMS_FILE_KEYS))}; the key is not shown)")
-    file_params = loaded.get("params") or {}
-    if not isinstance(file_params, dict):
-        raise ConfigError(f"{here}: params: must be a mapping")
-    return here, loaded.get("strategy"), file_params
 
 
 def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
@@ -565,18 +392,6 @@ def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathL
     if isinstance(merged["strategy"], str):
         _check_file_params(merged["strategy"], file_params, entry.get("params") or {}, here,
                            params_file_path(entry["params_file"], base_dir))
-    return merged
-
-
-def entry_with_file_params(entry: dict, file_ref: Any, file_params: dict, where: str, at: str) -> dict:
-    """A player entry (of any game) with its params_file read in: the entry's
-    strategy or else the file's, and the file's params under the entry's own."""
-    own_params = entry.get("params") or {}
-    if not isinstance(own_params, dict):
-        raise ConfigError(f"{where}: {at}.params: must be a mapping")
-    merged = {k: v for k, v in entry.items() if k != "params_file"}
-    merged["strategy"] = entry.get("strategy") if entry.get("strategy") is not None else file_ref
-    merged["params"] = merge_params(file_params, own_params)
     return merged
 
 
@@ -624,32 +439,11 @@ def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str,
             known = _at(defaults, leaf[:-1])
             if not isinstance(known, dict) or leaf[-1] not in known:
                 keys = ", ".join(sorted(map(str, known))) if isinstance(known, dict) else "none"
-                raise ConfigError(f"{here}: {_line_of(path, ('params', *leaf))}"
+                raise ConfigError(f"{here}: {key_line(path, ('params', *leaf))}"
                                   f"unknown parameter (known: {keys}; the key is not shown)") from None
             raise ConfigError(f"{here}: params.{name}: {_expected(known[leaf[-1]], _at(file_params, leaf))}"
                               f"{shown(ref)} (the value is not shown)") from None
     raise ConfigError(f"{here}: params: refused by strategy {shown(ref)} together (the values are not shown)")
-
-
-def _line_of(path: Path, keys: tuple) -> str:
-    """'line N: ' of the key at `keys` (a path of mapping keys) in a YAML file, to
-    name a wrong key of a file whose text must not be quoted; '' when not found."""
-    try:
-        loader = BoundedLoader(read_bounded(path).decode("utf-8"))
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
-        for key in keys:
-            pairs = node.value if isinstance(node, yaml.MappingNode) else []
-            found = [(k, v) for k, v in pairs if isinstance(k, yaml.ScalarNode)
-                     and loader.construct_object(k) == key]
-            if not found:
-                return ""
-            key_node, node = found[0]
-        return f"line {key_node.start_mark.line + 1}: "
-    except (OSError, ValueError, yaml.YAMLError, RecursionError, UnicodeDecodeError, UnboundLocalError):
-        return ""
 
 
 def _expected(default: Any, value: Any) -> str:
@@ -684,24 +478,15 @@ def _at(tree: Any, path: tuple) -> Any:
     return tree
 
 
-def _unique(name: str, taken: set[str]) -> str:
-    """Display names must differ; repeats get -2, -3, ... appended."""
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}-{n}"
-    taken.add(candidate)
-    return candidate
-
-
 def players_from_refs(refs: list[str], game: str = WELCOME_TO) -> tuple[PlayerConfig, ...]:
     """Players of `game` from command-line strategy references, e.g. ['greedy', 'random']
     (names are resolved in that game's strategy registry)."""
     if game != WELCOME_TO:
-        from .games.config import game_players
         return game_players(game, list(refs), "command line")
     return _parse_players(list(refs), "command line")
 
 
 __all__ = ["WELCOME_TO", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
-           "default_config_path", "players_from_refs"]
+           "default_config_path", "players_from_refs",
+           # read in config_files.py, importable from here as before
+           "MAX_YAML_BYTES", "MAX_YAML_NODES", "BoundedLoader", "bounded_yaml", "read_bounded"]

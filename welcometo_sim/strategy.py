@@ -31,6 +31,7 @@ import numpy as np
 import yaml
 
 from .compiled_core import installed_name
+from .config_files import bounded_yaml, merge_params
 from .messages import clipped, shown
 from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
@@ -212,11 +213,9 @@ def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:
     return nested
 
 
-def _parse_inline_params(text: str, where: str) -> dict[str, Any]:
+def parse_inline_params(text: str, where: str) -> dict[str, Any]:
     """'a.b=2,c=x' -> {"a": {"b": 2}, "c": "x"}; each value is read as YAML with
     the bounds of config files (aliases expanded to 100,000 values at most)."""
-    from .config import bounded_yaml  # config imports this module
-
     pairs = {}
     for item in filter(None, text.split(",")):
         key, sep, raw = item.partition("=")
@@ -339,18 +338,8 @@ def parse_strategy(text: str, params: dict[str, Any] | None = None) -> StrategyS
     head, sep, tail = ref.partition(":")
     if sep and "=" in tail:
         ref = head
-        inline = _parse_inline_params(tail, f"strategy {shown(text)}")
-        params = _merge(params, inline)
+        inline = parse_inline_params(tail, f"strategy {shown(text)}")
+        params = merge_params(params, inline)
     spec = StrategySpec(ref, params)
     spec.validate()
     return spec
-
-
-def _merge(base: dict, extra: dict) -> dict:
-    out = dict(base)
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
-    return out

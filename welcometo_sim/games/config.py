@@ -9,9 +9,12 @@ another game knows is refused with one line naming that game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
+from ..config_files import ConfigError, PlayerConfig, entry_with_file_params, read_params_file, unique_name
 from ..messages import shown
+from ..strategy import StrategyLoadError, builtin_strategies, parse_inline_params
 from . import GAMES, load_game
 
 WELCOME_TO = "welcome-to"
@@ -38,12 +41,10 @@ class GameStrategy:
 
 
 def _registry(game: str) -> dict:
-    from importlib import import_module
     return import_module(GAMES[game]).STRATEGIES
 
 
 def _fail(message: str) -> Exception:
-    from ..config import ConfigError
     return ConfigError(message)
 
 
@@ -83,15 +84,12 @@ def game_players(game: str, entries: list, where: str, registry: dict | None = N
                  base_dir: Any = None) -> tuple:
     """PlayerConfigs of `game` from config entries or command-line names, resolved
     in that game's strategy registry."""
-    from ..config import PlayerConfig, _unique
-
     if registry is None:
-        from importlib import import_module
-        registry = import_module(GAMES[game]).STRATEGIES
+        registry = _registry(game)
     players, taken = [], set()
     for index, entry in enumerate(entries):
         strategy, name = _player(entry, registry, game, where, f"players[{index}]", base_dir)
-        players.append(PlayerConfig(_unique(name, taken), strategy))
+        players.append(PlayerConfig(unique_name(name, taken), strategy))
     return tuple(players)
 
 
@@ -137,8 +135,6 @@ def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any
     """The player entry with the strategy and parameters of its `params_file`
     (as `wtsim tune` writes it for this game); the entry's own `params`
     override the file's."""
-    from ..config import entry_with_file_params, read_params_file
-
     here, file_ref, file_params = read_params_file(entry["params_file"], where, at, base_dir)
     if file_ref is not None and not isinstance(file_ref, str):
         raise _fail(f"{here}: strategy: must be a strategy name")
@@ -151,13 +147,11 @@ def _with_params_file(entry: dict, game: str, where: str, at: str, base_dir: Any
 
 def _inline(ref: str, where: str, at: str) -> tuple[str, dict]:
     """'lookahead:samples=4' -> ('lookahead', {'samples': 4}), as Welcome To strategies take them."""
-    from ..strategy import StrategyLoadError, _parse_inline_params
-
     head, sep, tail = ref.strip().partition(":")
     if not (sep and "=" in tail):
         return ref.strip(), {}
     try:
-        return head, _parse_inline_params(tail, f"strategy {shown(ref)}")
+        return head, parse_inline_params(tail, f"strategy {shown(ref)}")
     except (StrategyLoadError, ValueError) as exc:
         raise _fail(f"{where}: {at}.strategy: {exc}") from None
 
@@ -179,7 +173,5 @@ def _games_knowing(ref: str) -> list[str]:
 
 def _knows(game: str, ref: str) -> bool:
     if game == WELCOME_TO:
-        from ..strategy import builtin_strategies
         return ref in builtin_strategies()
-    from importlib import import_module
-    return ref in import_module(GAMES[game]).STRATEGIES
+    return ref in _registry(game)

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
+from ..config import ConfigError, PlayerConfig, RunSpec, parse_variant, players_from_refs
 from ..rules.game import Game as _Game
 from ..rules.game import GameState, Seat
 from ..rules.replay import ReplayError, final_block, replay as _replay, verify
 from ..rules.scoring import SCORE_FIELDS
 from ..rules.sheet import render_sheet
 from ..rules.variant import Variant
-from ..sim.rows import COLUMNS, column_dtypes
+from ..sim.rows import COLUMNS, column_dtypes, game_rows
+from ..strategy import builtin_strategies, load_strategy, parse_strategy
 
 GAME_NAME = "welcome-to"
 RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
@@ -42,8 +44,7 @@ class Result(NamedTuple):
 
 
 def __getattr__(name: str) -> Any:
-    if name == "STRATEGIES":  # loaded on first use: entry points are looked up then
-        from ..strategy import builtin_strategies, load_strategy
+    if name == "STRATEGIES":  # built on first use: installed entry points are looked up then
         return {ref: load_strategy(ref) for ref in builtin_strategies()}
     raise AttributeError(name)
 
@@ -51,13 +52,11 @@ def __getattr__(name: str) -> Any:
 def load_rules(params: Mapping | None = None, n_players: int | None = None) -> Rules:
     """Rules from `{variant: {...}, overrides: {...}}` as a config writes them;
     a ConfigError (a ValueError) names the key."""
-    from ..config import ConfigError, _parse_variant
-
     params = dict(params or {})
     unknown = set(params) - {"variant", "overrides"}
     if unknown:
         raise ConfigError(f"{sorted(map(str, unknown))[0]}: unknown key (known: variant, overrides)")
-    variant, plans = _parse_variant(params.get("variant") or {}, "params", params.get("overrides"))
+    variant, plans = parse_variant(params.get("variant") or {}, "params", params.get("overrides"))
     if n_players is not None:
         variant.check(n_players)
     return Rules(variant, plans)
@@ -65,9 +64,6 @@ def load_rules(params: Mapping | None = None, n_players: int | None = None) -> R
 
 def _seats(seats: Sequence[Any]) -> list:
     """PlayerConfigs from seat specs: names (inline parameters allowed) or mappings."""
-    from ..config import PlayerConfig, players_from_refs
-    from ..strategy import parse_strategy
-
     players: list[PlayerConfig] = []
     for seat in seats:
         if isinstance(seat, Mapping):
@@ -80,9 +76,6 @@ def _seats(seats: Sequence[Any]) -> list:
 
 def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Result:
     """One game from seat strategies (names or `{strategy, params, name}`) and a game seed."""
-    from ..config import RunSpec
-    from ..sim.rows import game_rows
-
     rules = rules or load_rules()
     players = tuple(_seats(seats))
     spec = RunSpec(name="game", players=players, variant=rules.variant, plans=rules.plans)
