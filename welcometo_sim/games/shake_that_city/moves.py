@@ -18,13 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from .board import Board, Move, WILD_CODE
 from .data import BUILDINGS
-
-if TYPE_CHECKING:
-    from .game import Rules
+from .rules import Rules
 
 
 def allowed_buildings(pattern: Sequence[int], free: bool, start_choice: str | None,
@@ -91,7 +89,7 @@ class View:
     shaker: Mapping[str, int]
     next_shaker: Mapping[str, int]
     tiles: tuple[int, ...]
-    rules: "Rules"
+    rules: Rules
     supply: Mapping[str, int] | None = None
 
     @property

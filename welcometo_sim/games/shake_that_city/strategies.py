@@ -30,6 +30,7 @@ import numpy as np
 from .board import WILD_CODE, Board, Move
 from .data import BUILDINGS
 from .moves import View, allowed_buildings
+from .rules import parse_move
 from .batch import batch_values
 from .evaluation import Evaluator
 from .shake import CUBE_NAMES, frame_bits, shake
@@ -188,8 +189,6 @@ class Replayer(Strategy):
         self.rounds, self.recorded_seat = rounds, seat
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move | None:
-        from .game import parse_move
-
         return parse_move(self.rounds[view.round - 1]["moves"][self.recorded_seat])
 
 
