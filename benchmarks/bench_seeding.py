@@ -26,9 +26,9 @@ from typing import Iterator
 import numpy as np
 
 from welcometo_sim.compiled_core import engine
-from welcometo_sim.config import parse_config
+from welcometo_sim.config import RunSpec, parse_config
 from welcometo_sim.rules import game as game_module
-from welcometo_sim.sim import runner
+from welcometo_sim.sim import chunks
 
 
 class NumpyFamily:
@@ -42,7 +42,7 @@ class NumpyFamily:
 
 
 def numpy_game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
-    """`runner.game_seeds` with numpy's SeedSequence, one game at a time."""
+    """`chunks.game_seeds` with numpy's SeedSequence, one game at a time."""
     first_words = (np.random.SeedSequence(run_seed, spawn_key=(i,)).generate_state(1, np.uint64)[0]
                    for i in range(start, stop))
     return [int(word >> np.uint64(1)) for word in first_words]
@@ -51,16 +51,16 @@ def numpy_game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
 @contextmanager
 def plain_numpy() -> Iterator[None]:
     """Play with numpy's SeedSequence in place of `welcometo_sim.rules.seeding`."""
-    saved = runner.game_seeds, runner.prepare_families, game_module.SeedFamily
-    runner.game_seeds, runner.prepare_families = numpy_game_seeds, lambda seeds, children: None
+    saved = chunks.game_seeds, chunks.prepare_families, game_module.SeedFamily
+    chunks.game_seeds, chunks.prepare_families = numpy_game_seeds, lambda seeds, children: None
     game_module.SeedFamily = NumpyFamily
     try:
         yield
     finally:
-        runner.game_seeds, runner.prepare_families, game_module.SeedFamily = saved
+        chunks.game_seeds, chunks.prepare_families, game_module.SeedFamily = saved
 
 
-def line_spec(line: str, games: int) -> runner.RunSpec:
+def line_spec(line: str, games: int) -> RunSpec:
     """The run of a line `STRATEGY:SEATS` (seats `solo`: one seat, solo-mode rules)."""
     strategy, _, seats = line.partition(":")
     solo = seats == "solo"
@@ -68,11 +68,11 @@ def line_spec(line: str, games: int) -> runner.RunSpec:
     return parse_config({"games": games, "seed": 1, "variant": {"solo": solo}, "players": players})
 
 
-def cpu_seconds(spec: runner.RunSpec, games: int) -> tuple[float, list]:
+def cpu_seconds(spec: RunSpec, games: int) -> tuple[float, list]:
     """CPU seconds to play games 0 .. games - 1 of the run as a worker does, and their totals."""
-    with runner.batch_collection():
+    with chunks.batch_collection():
         start = time.process_time()
-        chunk = runner._play_chunk(spec, 0, games, False)
+        chunk = chunks._play_chunk(spec, 0, games, False)
         elapsed = time.process_time() - start
     return elapsed, chunk.columns["total"]
 

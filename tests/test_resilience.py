@@ -306,14 +306,14 @@ def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
     may mix both), and read back as the chunk's typed rows, dtypes included."""
     import io
 
-    from welcometo_sim.sim import runner
+    from welcometo_sim.sim import chunks
     from welcometo_sim.sim.results import to_frame
 
     spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
-    expected = to_frame(runner.play_chunk(spec, 0, 6, False).columns)
+    expected = to_frame(chunks.play_chunk(spec, 0, 6, False).columns)
     sent = {}
     for fmt in ("parquet", "csv"):
-        chunk = runner.play_chunk(spec, 0, 6, False, table_format=fmt)
+        chunk = chunks.play_chunk(spec, 0, 6, False, table_format=fmt)
         assert chunk.columns == {} and chunk.table_format == fmt
         sent[fmt] = chunk.table
     expected.to_parquet(tmp_path / "by_parent.parquet", index=False)
@@ -325,12 +325,12 @@ def test_workers_send_a_saved_chunk_as_its_table_file(tmp_path, random_pair):
 
 def test_a_worker_without_pyarrow_sends_columns_and_the_parent_writes_the_file(tmp_path, random_pair,
                                                                                monkeypatch):
-    from welcometo_sim.sim import runner
+    from welcometo_sim.sim import chunks
 
     spec = resolve_spec(random_pair, games=6, seed=4, jobs=1)
     expected = execute(spec, tmp_path / "encoded").frame
-    monkeypatch.setattr(runner, "parquet_available", lambda: False)
-    chunk = runner.play_chunk(spec, 0, 6, False, table_format="parquet")
+    monkeypatch.setattr(chunks, "parquet_available", lambda: False)
+    chunk = chunks.play_chunk(spec, 0, 6, False, table_format="parquet")
     assert chunk.table is None and chunk.table_format is None and len(chunk.columns["game"]) == 12
     assert_frame_equal(execute(spec, tmp_path / "by_parent", fmt="parquet").frame, expected)
     assert_frame_equal(read_table(tmp_path / "by_parent"), expected)
@@ -372,12 +372,12 @@ def test_a_chunk_in_another_format_than_the_run_is_refused(tmp_path):
 
 
 def test_a_failed_chunk_comes_back_with_columns_not_a_file(tmp_path, bots):
-    from welcometo_sim.sim import runner
+    from welcometo_sim.sim import chunks
 
     config = config_with(tmp_path, bots, "Flaky", params="{rate: 1.0}")
-    chunk = runner.play_chunk(resolve_spec(config, games=3, seed=1, jobs=1), 0, 3, False, "parquet")
+    chunk = chunks.play_chunk(resolve_spec(config, games=3, seed=1, jobs=1), 0, 3, False, "parquet")
     assert chunk.failure is not None and chunk.table is None and chunk.table_format is None
-    assert set(chunk.columns) == set(runner.empty_columns())
+    assert set(chunk.columns) == set(chunks.empty_columns())
 
 
 def test_lean_summary_frame_gives_the_same_tables(tmp_path, random_pair):
@@ -425,10 +425,10 @@ def test_workers_are_released_before_the_final_assembly(tmp_path, random_pair, m
 def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(random_pair, monkeypatch):
     import gc
 
-    from welcometo_sim.sim import runner
+    from welcometo_sim.sim import chunks
 
     seen = []
-    play_one = runner.play_one
+    play_one = chunks.play_one
 
     def watched(spec, index, record=False, seed=None):
         seen.append(gc.get_threshold()[0])
@@ -436,10 +436,10 @@ def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(ra
             raise KeyboardInterrupt  # the chunk is left by an exception
         return play_one(spec, index, record, seed)
 
-    monkeypatch.setattr(runner, "play_one", watched)
+    monkeypatch.setattr(chunks, "play_one", watched)
     spec = resolve_spec(random_pair, games=4, seed=3, jobs=1)
     before = gc.get_threshold()
     with pytest.raises(KeyboardInterrupt):
-        runner.play_chunk(spec, 0, 4, False)
-    assert seen == [runner.BATCH_GC_THRESHOLD] * 4
+        chunks.play_chunk(spec, 0, 4, False)
+    assert seen == [chunks.BATCH_GC_THRESHOLD] * 4
     assert gc.get_threshold() == before

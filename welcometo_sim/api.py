@@ -35,10 +35,11 @@ from .sim.results import (CHUNK_FILE, CHUNKS_DIR, CONFIG_FILE, ERRORS_FILE, MANI
                           OutputError, ResultsError, choose_format, new_run_folder, output_error,
                           read_errors, read_manifest, read_table, remove_chunk_files, remove_owned_files,
                           to_frame, write_config, write_json)
+from .sim.chunks import ChunkResult
 from .sim.dependencies import changed_dependencies, run_dependencies
 from .sim.isolated import WorkerLost
 from .sim.rows import ERROR_COLUMNS
-from .sim.runner import (ChunkResult, chunk_bounds, default_chunk_size, effective_jobs,
+from .sim.runner import (chunk_bounds, default_chunk_size, effective_jobs,
                          iter_chunks, release_workers, run_chunks)
 from .specs import load_spec, resolve_spec, ticking
 

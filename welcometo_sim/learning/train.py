@@ -49,7 +49,7 @@ import numpy as np
 
 from ..rules.game import Game, Seat
 from ..rules.variant import Variant
-from ..sim.runner import game_seeds
+from ..sim.chunks import game_seeds
 from .archive import ArchiveError, BoundedNpz
 from .model import MAX_MODEL_BYTES, ModelError, ValueModel, finite_weights, layout_for, read_json
 

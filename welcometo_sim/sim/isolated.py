@@ -18,7 +18,7 @@ interface of its own.
 
 from __future__ import annotations
 
-import mmap
+import json
 import os
 import pickle
 import signal
@@ -26,91 +26,22 @@ import struct
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, NamedTuple
+from typing import Any, BinaryIO, Iterator
 
-TRACE = struct.Struct("<qqqd32s")
-"""game, seat (-1: none), turn, since (the monotonic clock when the strategy
-call under way began; 0: no call under way), hook name."""
-SINCE_OFFSET = struct.calcsize("<qqq")
-SINCE = struct.Struct("<d")
+from ..rules.game import StrategyError
+from .chunks import ChunkResult, batch_collection, error_row, game_seed, play_one, play_other
+from .guard import watch_parent
+from .rows import empty_columns, game_rows, other_game_rows
+from .tracing import Tracer, Where, read_trace
+from .watchdog import Watchdog
+
 LENGTH = struct.Struct("<Q")
 CHILD = "import sys; from welcometo_sim.sim.isolated import child_main; child_main(sys.argv[1:])"
 
 
 class WorkerLost(RuntimeError):
     """Worker processes died where no game can be blamed (one line for the user)."""
-
-
-class Where(NamedTuple):
-    """A trace file's content: the game, seat, turn and hook a process is at,
-    and since when (monotonic clock) its strategy call has been running."""
-
-    game: int
-    seat: int
-    turn: int
-    hook: str
-    since: float
-
-
-class Tracer:
-    """Writes where a process is (game, seat, turn, hook, and when the strategy
-    call began) into a shared memory map of a file that outlives the process:
-    a write is a memory store, no system call, so it can be done on every
-    strategy call, and the parent reads the file whenever it wants."""
-
-    def __init__(self, path: str | os.PathLike) -> None:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            os.ftruncate(fd, TRACE.size)
-            self.map = mmap.mmap(fd, TRACE.size)
-        finally:
-            os.close(fd)
-
-    def mark(self, game: int, seat: int, turn: int, hook: str, timed: bool = True) -> None:
-        """A strategy call begins (`timed`), or the process is at a place of the game."""
-        TRACE.pack_into(self.map, 0, game, seat, turn, time.monotonic() if timed else 0.0,
-                        hook.encode("utf-8")[:32])
-
-    def returned(self) -> None:
-        """The strategy call under way has returned."""
-        SINCE.pack_into(self.map, SINCE_OFFSET, 0.0)
-
-
-def read_trace(path: Path) -> Where | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if len(data) < TRACE.size:
-        return None
-    game, seat, turn, since, hook = TRACE.unpack(data[:TRACE.size])
-    return Where(game, seat, turn, hook.rstrip(b"\0").decode("utf-8", "replace"), since)
-
-
-class Traced:
-    """A strategy whose hooks first tell the tracer who is asked what, and when."""
-
-    __slots__ = ("_strategy", "_seat", "_game", "_tracer")
-
-    def __init__(self, strategy: Any, seat: int, game: int, tracer: Tracer) -> None:
-        self._strategy, self._seat, self._game, self._tracer = strategy, seat, game, tracer
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._strategy, name)
-        if not name.startswith("choose_") or not callable(attr):
-            return attr
-
-        def traced(*args: Any, **kwargs: Any) -> Any:
-            turn = getattr(args[0], "turn", -1) if args else -1
-            self._tracer.mark(self._game, self._seat, turn if isinstance(turn, int) else -1, name)
-            try:
-                return attr(*args, **kwargs)
-            finally:
-                self._tracer.returned()
-
-        return traced
 
 
 # ------------------------------------------------------------ messages
@@ -142,15 +73,12 @@ def _signal_name(code: int) -> str:
 
 
 # ------------------------------------------------------------ parent side
-def play_isolated(spec: Any, start: int, stop: int, record: bool, blamed: dict | None = None) -> Any:
+def play_isolated(spec: Any, start: int, stop: int, record: bool, blamed: dict | None = None) -> ChunkResult:
     """Play games start..stop-1 one by one in fresh processes; a ChunkResult
     with columns (never a table file). A game whose process dies, and a game
     of `blamed` (game index -> StrategyError, e.g. a move that overran its
     timeout and got its process killed), is a StrategyError under the run's
     on_error policy; the games of `blamed` are not played again."""
-    from .rows import empty_columns
-    from .runner import ChunkResult, error_row
-
     blamed = {} if blamed is None else blamed
     chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
     index = start
@@ -176,9 +104,6 @@ def _replay(spec: Any, start: int, stop: int, record: bool, chunk: Any, blamed: 
     process died goes into `blamed`, with the move timeout's watchdog's
     verdict or else as a crash."""
     import cloudpickle
-
-    from .runner import error_row
-    from .watchdog import Watchdog
 
     index = start
     with tempfile.TemporaryDirectory(prefix="wtsim-replay-") as scratch:
@@ -234,9 +159,6 @@ def _replay(spec: Any, start: int, stop: int, record: bool, chunk: Any, blamed: 
 
 def _crash_error(spec: Any, index: int, where: Where | None, code: int) -> Any:
     """The StrategyError of game `index`, whose process died with exit `code` at `where`."""
-    from ..rules.game import StrategyError
-    from .runner import game_seed
-
     seed = game_seed(spec.seed, index)
     seated = spec.seated(index)
     if where is not None and where.game == index and 0 <= where.seat < len(seated):
@@ -249,22 +171,13 @@ def _crash_error(spec: Any, index: int, where: Where | None, code: int) -> Any:
 
 # ------------------------------------------------------------- child side
 def _child(out_fd: int, trace_path: str) -> None:
-    from .guard import watch_parent
-
     sys_path, parent, blob = pickle.loads(sys.stdin.buffer.read())
     sys.path[:] = sys_path
     watch_parent(parent)
-    import cloudpickle
-
-    import welcometo_sim  # noqa: F401  (selects the compiled core before the engine loads)
-    from ..rules.game import StrategyError
-    from .rows import game_rows
-    from .runner import batch_collection, play_one
+    import cloudpickle  # only the replaying process needs it
 
     spec, start, stop, record = cloudpickle.loads(blob)
     tracer = Tracer(trace_path)
-    import json
-
     with os.fdopen(out_fd, "wb") as out, batch_collection():
         _send(out, ("ready",))
         for index in range(start, stop):
@@ -286,12 +199,6 @@ def _child(out_fd: int, trace_path: str) -> None:
 
 def _other_game(spec: Any, index: int, record: bool) -> tuple:
     """The message of game `index` of another game's run, played in this process."""
-    import json
-
-    from ..rules.game import StrategyError
-    from .rows import empty_columns, other_game_rows
-    from .runner import game_seed, play_other
-
     try:
         result = play_other(spec, index, game_seed(spec.seed, index))
     except StrategyError as error:

@@ -15,23 +15,20 @@ from __future__ import annotations
 import csv
 import errno
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import pandas as pd
 import yaml
 
-from .rows import (COLUMNS, ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, categories_of, column_dtypes,
-                   dtypes_of, game_of_columns, table_columns_of)
-
-if TYPE_CHECKING:
-    from .runner import ChunkResult
+from .chunks import ChunkResult
+from .frames import encode_table, parquet_available, to_frame
+from .rows import ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, categories_of, game_of_columns, table_columns_of
 
 TABLE_STEM = "results"
 RECORDS_FILE = "records.jsonl"
@@ -63,40 +60,6 @@ def output_error(path: str | os.PathLike, exc: OSError, what: str = "cannot writ
     if exc.errno == errno.ENOSPC:
         reason = "no space left on the device"
     return OutputError(f"{exc.filename or path}: {what}: {reason}")
-
-
-def to_frame(columns: dict[str, list]) -> pd.DataFrame:
-    """Columns from the runner -> the typed result table (plan turns nullable);
-    another game's columns get that game's types."""
-    game = game_of_columns(columns)
-    if game != "welcome-to":
-        return pd.DataFrame({name: columns[name] for name in table_columns_of(game)}).astype(dtypes_of(game))
-    frame = pd.DataFrame({name: columns[name] for name in COLUMNS})
-    for column in PLAN_TURN_COLUMNS:
-        frame[column] = pd.array(columns[column], dtype="Int16")
-    return frame.astype(column_dtypes())
-
-
-def encode_table(columns: dict[str, list], fmt: str) -> bytes:
-    """The bytes of a chunk's table file in format `fmt`, the same on every
-    machine (Parquet through pyarrow, CSV lines ending in \\n). Workers encode
-    their own chunks, so the parent only writes the bytes and renames the
-    file: its CPU time would otherwise be taken from the workers playing
-    beside it."""
-    frame = to_frame(columns)
-    if fmt == "parquet":
-        buffer = io.BytesIO()
-        frame.to_parquet(buffer, index=False, engine="pyarrow")
-        return buffer.getvalue()
-    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
-
-
-def parquet_available() -> bool:
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def choose_format(requested: str | None) -> str:
@@ -396,7 +359,7 @@ class ChunkStore:
         for path in (self.sidecar(start, stop), *self._files(start, stop)):
             path.unlink(missing_ok=True)
 
-    def write(self, chunk: "ChunkResult") -> None:
+    def write(self, chunk: ChunkResult) -> None:
         """Save a complete chunk; its sidecar goes last and marks it done."""
         if chunk.table_format not in (None, self.fmt):
             raise ValueError(f"chunk {chunk.start}-{chunk.stop} came as {chunk.table_format}, the run "

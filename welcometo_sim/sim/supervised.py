@@ -33,8 +33,11 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..config import WELCOME_TO
+from .chunks import chunk_result
 from .guard import die_with_parent
-from .isolated import Tracer, play_isolated
+from .isolated import play_isolated
+from .tracing import Tracer
 from .watchdog import Watchdog
 
 
@@ -114,8 +117,6 @@ def _serve(sender: Connection, spec: Any, bounds: list[tuple[int, int]], record:
         die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends this process
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        from .runner import WELCOME_TO, chunk_result
-
         tracer = Tracer(trace) if spec.move_timeout is not None and spec.game == WELCOME_TO else None
         for start, stop in bounds:
             chunk = chunk_result(spec, start, stop, record, table_format, tracer)

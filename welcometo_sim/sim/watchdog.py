@@ -3,7 +3,7 @@
 The game checks ``move_timeout`` when a strategy call returns (rules/game.py),
 which cannot stop a call that never returns. So a worker playing under a move
 timeout writes where it is into a trace file before and after every strategy
-call (a memory store, see :class:`~welcometo_sim.sim.isolated.Tracer`), and a
+call (a memory store, see :class:`~welcometo_sim.sim.tracing.Tracer`), and a
 :class:`Watchdog` thread in the parent reads those files: a call still
 running `GRACE_SECONDS` after its timeout gets its process killed, and the
 game is blamed on that strategy, seat and turn. The caller then treats the
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..rules.game import StrategyError
-from .isolated import Where, read_trace
+from .chunks import game_seed
+from .tracing import Where, read_trace
 
 GRACE_SECONDS = 0.5
 """How long past its move_timeout a strategy call may run before its process is killed."""
@@ -37,8 +38,6 @@ Traces = Callable[[], Iterable[tuple[Path, int]]]
 
 def overrun_error(spec: Any, where: Where, elapsed: float) -> StrategyError:
     """The StrategyError of a strategy call that ran `elapsed` seconds and was stopped."""
-    from .runner import game_seed
-
     seated = spec.seated(where.game)
     strategy = seated[where.seat].strategy.id if 0 <= where.seat < len(seated) else "?"
     return StrategyError(strategy, where.seat, game_seed(spec.seed, where.game), max(where.turn, 0),
