@@ -464,13 +464,13 @@ def assert_fence_scores_are_fresh(evaluator: MoveEvaluator, sheet_after: Sheet, 
     kept = [evaluator._fence_changes(street)[:] for street in range(len(sheet_after.numbers))]
     copy = sheet_after.copy()
     copy.street_cache = [None] * len(copy.street_cache)
-    memo = dict(fence_changes._RUN_FENCE_CHANGES)
-    fence_changes._RUN_FENCE_CHANGES.clear()
+    memo = dict(fence_changes.RUN_FENCE_CHANGES)
+    fence_changes.RUN_FENCE_CHANGES.clear()
     try:
         fresh = MoveEvaluator(copy, evaluator.plans, evaluator.first_turn, 0.5)
         assert kept == [fresh._fence_changes(street) for street in range(len(copy.numbers))]
     finally:
-        fence_changes._RUN_FENCE_CHANGES.update(memo)
+        fence_changes.RUN_FENCE_CHANGES.update(memo)
 
 
 def test_fence_scores_on_a_known_sheet_with_estates_plan_lines_and_a_roundabout():

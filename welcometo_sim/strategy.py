@@ -39,6 +39,7 @@ from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effec
 from .rules.game import PlayerView, PublicSeat
 from .rules.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
 from .rules.sheet import Sheet
+from .strategies import BUILTIN
 
 __all__ = [
     "Strategy", "StrategySpec", "StrategyLoadError", "PlayerView", "PublicSeat", "Play", "Effect",
@@ -235,8 +236,6 @@ def parse_inline_params(text: str, where: str) -> dict[str, Any]:
 # --------------------------------------------------------------------- loading
 def builtin_strategies() -> dict[str, str]:
     """Registered name -> 'module:Class' for built-ins and installed entry points."""
-    from .strategies import BUILTIN
-
     found = dict(BUILTIN)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(ep.name, ep.value)

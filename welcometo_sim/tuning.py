@@ -34,6 +34,7 @@ import pandas as pd
 
 from .analysis.stats import paired_bootstrap_ci
 from .config import WELCOME_TO, PlayerConfig, RunSpec
+from .games import game_module, load_game
 from .rules.variant import VariantError
 from .sim.runner import run_chunks
 from .strategy import StrategySpec, load_strategy, resolve_params
@@ -231,10 +232,7 @@ def strategy_class(ref: str, game: str = WELCOME_TO) -> type:
     reference loaded, or a name looked up in `game`'s own strategy registry."""
     if game == WELCOME_TO:
         return load_strategy(ref)
-    from importlib import import_module
-
-    from .games import GAMES
-    registry = import_module(GAMES[game]).STRATEGIES
+    registry = game_module(game).STRATEGIES
     if ref not in registry:
         raise TuneError(f"tune: unknown {game} strategy {ref!r} (strategies: {', '.join(registry)})")
     return registry[ref]
@@ -256,7 +254,6 @@ def check_table(base: RunSpec, seats: int) -> None:
         if base.game == WELCOME_TO:
             base.variant.check(seats)
         else:
-            from .games import load_game
             load_game(base.game, base.game_params or {}, seats)
     except (VariantError, ValueError) as exc:
         raise TuneError(f"tune: {exc}") from None

@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ..rules.scoring import SCORE_FIELDS
-from .tables import _group_key, keyed
+from .tables import group_key, keyed
+from .sweep import setting_keys
 
 DPI = 110
 PLAN_COLUMNS = ("plan1", "plan2", "plan3")
@@ -86,7 +87,7 @@ def score_distribution_figure(frame: pd.DataFrame, by: str = "player") -> Any:
 
     The y axis spans the scores (with a margin), not zero: scores sit far from
     zero, and a 0-based axis squashed every violin into the top of the figure."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     _check_rows(frame)
     groups = _group_order(frame, key)
     fig = _new_figure(max(6.0, 1.3 * len(groups) + 2.5), 5.0)
@@ -146,7 +147,7 @@ def score_distribution_plot(frame: pd.DataFrame, path: str | os.PathLike, by: st
 def category_breakdown_plot(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
     """Stacked bars of the mean points of each score category per group: gains above
     zero, penalties (bis, roundabouts, refusals) below; a diamond marks the mean total."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     _check_rows(frame)
     groups = _group_order(frame, key)
     means = frame.groupby(key, sort=False)[[*SCORE_FIELDS, "total"]].mean().reindex(groups)
@@ -188,7 +189,7 @@ def pairwise_win_rates(frame: pd.DataFrame, by: str = "player") -> tuple[pd.Data
     """(win rate, pairs): the share of shared games in which the row group ranked
     better than the column group (lower rank wins, equal ranks count 1/2), and the
     number of seat pairs behind each cell. The diagonal is empty (NaN)."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     frame = keyed(frame)  # a compare table numbers its games again in every match
     groups = _group_order(frame, key)
     rows = pd.DataFrame({"game": frame["game"].to_numpy(), "seat": frame["seat"].to_numpy(),
@@ -210,7 +211,7 @@ def pairwise_win_rates(frame: pd.DataFrame, by: str = "player") -> tuple[pd.Data
 def win_rate_heatmap(frame: pd.DataFrame, path: str | os.PathLike, by: str = "player") -> Path:
     """Heat map of pairwise win rates (row vs column, %) with the number of shared
     seat pairs in each cell. A single group gets a 1x1 map with a note."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     _check_rows(frame)
     rate, count = pairwise_win_rates(frame, by)
     groups = list(rate.index)
@@ -251,7 +252,7 @@ def plan_completion_curves(frame: pd.DataFrame, by: str = "player") -> pd.DataFr
     """Cumulative share (0..1) of player-games that completed a plan by each turn,
     among the player-games where that plan was in play. Columns: the group, ``plan``,
     ``turn`` (1..longest game), ``share``, ``games`` (player-games with the plan)."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     parts = []
     for plan_col, turn_col in zip(PLAN_COLUMNS, PLAN_TURN_COLUMNS):
         part = frame[[key, plan_col, turn_col]].rename(columns={plan_col: "plan", turn_col: "done"})
@@ -300,7 +301,7 @@ def plan_completion_figure(frame: pd.DataFrame, by: str = "player") -> Any:
     One small panel per group (row) and plan deck (column): a deck has at most
     a handful of plans in play, so each line gets its own colour, and each
     column's legend, below it, names the colours once for every group."""
-    key = _group_key(frame, by)
+    key = group_key(frame, by)
     _check_rows(frame)
     frame = keyed(frame)
     curves = plan_completion_curves(frame, by)
@@ -485,8 +486,6 @@ def sweep_axis(table: pd.DataFrame) -> tuple[str, dict[int, str]]:
     """(axis label, tick label per grid point) of a long sweep table: the swept
     key's name and each point's value; with several keys, the names joined by
     ' / ' and each point's values in the same order."""
-    from .sweep import setting_keys
-
     keys = setting_keys(table)
     points = table.drop_duplicates("point").set_index("point").sort_index()
     if not keys:

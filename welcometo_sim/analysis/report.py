@@ -25,18 +25,24 @@ import pandas as pd
 import yaml
 
 from ..compiled_core import engine
-from ..config import bounded_yaml, read_bounded
-from ..sim.results import (OutputError, ResultsError, _write_atomically as write_atomically, read_manifest,
-                           read_small_json, read_table)
-from . import plots
-from .formatting import RATE_COLUMNS, format_table as text_table
-from .stats import mean_interval, rate_interval
 from ..config import WELCOME_TO
+from ..config_files import bounded_yaml, read_bounded
 from ..defaults import folder_mirror_note
 from ..games.tables import summary_tables as any_game_tables
+from ..learning.archive import ArchiveError, BoundedNpz
+from ..learning.model import MAX_MODEL_BYTES, read_json
+from ..rules.data import DEFAULT_DATA
+from ..sim.results import (OutputError, ResultsError, read_manifest, read_small_json, read_table,
+                           write_atomically)
 from ..sim.rows import game_of_columns
-from .tables import table_columns, keyed
 from ..viewer.pages import replay_pages
+from . import plots
+from .compare import ratings
+from .formatting import RATE_COLUMNS, format_table as text_table
+from .plan_balance import flag_outliers
+from .stats import mean_interval, rate_interval
+from .sweep import MEASURE_COLUMNS, measure_table, points_table
+from .tables import keyed, table_columns
 
 REPORT_DIR = "report"
 FORMATS = ("md", "html")
@@ -413,8 +419,6 @@ def run_content(folder: Path, by: str) -> Content:
 def compare_content(folder: Path, by: str) -> Content:
     """A `wtsim compare --out` folder: head to head, ratings, summary, figures;
     games keyed by (match, game)."""
-    from .compare import ratings
-
     frame = _read_frame(folder)
     meta = _analysis(folder)
     per_pair = frame.groupby("match")["game"].nunique() if "match" in frame else pd.Series([frame["game"].nunique()])
@@ -458,8 +462,6 @@ def _plan_values(saved: pd.DataFrame | None) -> dict[str, tuple[int, int]]:
             if high.strip().lstrip("-").isdigit() and low.strip().lstrip("-").isdigit():
                 values[str(plan)] = (int(high), int(low))
     if not values:
-        from ..rules.data import DEFAULT_DATA
-
         values = {p.id: tuple(p.points) for p in DEFAULT_DATA.all_plans()}
     return values
 
@@ -510,8 +512,6 @@ def with_outliers(points: pd.DataFrame, saved: pd.DataFrame | None, skills: Any 
     printed (its saved table, of the strongest skill level in a skill trace),
     and for a level that table does not cover, the same rule
     (:func:`.plan_balance.flag_outliers`) applied to that level's rows."""
-    from .plan_balance import flag_outliers
-
     printed = None
     if saved is not None and "outlier" in saved.columns:
         printed = saved["outlier"].fillna("").astype(str)
@@ -570,8 +570,6 @@ def plans_content(folder: Path, by: str) -> Content:
 def sweep_content(folder: Path, by: str) -> Content:
     """A `wtsim sweep --out` folder: the grid points, one table per measure with
     its difference to point 0, and the measures' curves with interval bands."""
-    from .sweep import MEASURE_COLUMNS, measure_table, points_table
-
     saved = _saved_table(folder, "sweep")
     if saved is None:
         raise ResultsError(f"{folder}: no sweep table (sweep.csv, .parquet or .json) in this folder")
@@ -656,9 +654,6 @@ def tune_content(path: Path, by: str) -> Content:
 def _model_meta(folder: Path) -> dict:
     """The metadata a training saved with its model (weights.npz), read only
     and within bounds (a crafted file cannot make the report allocate more)."""
-    from ..learning.archive import ArchiveError, BoundedNpz
-    from ..learning.model import MAX_MODEL_BYTES, read_json
-
     path = folder / "weights.npz"
     if not path.is_file():
         return {}

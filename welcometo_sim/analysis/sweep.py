@@ -24,6 +24,7 @@ import yaml
 
 from ..config import ConfigError, bounded_yaml
 from ..rules.overrides import OVERRIDE_KEYS
+from .formatting import output_width, table_text
 from .stats import mean_interval, paired_bootstrap_ci, rate_interval
 
 BOOTSTRAP_SEED = 0
@@ -250,8 +251,6 @@ def measure_table(table: pd.DataFrame, measure: str) -> pd.DataFrame:
 def _points_text(points: pd.DataFrame, width: int) -> str:
     """The grid points as a table, or, when that is wider than `width`, one
     wrapped 'point N: key=value; ...' paragraph per point."""
-    from .formatting import table_text
-
     text = table_text(points, width=0)
     if max(map(len, text.splitlines())) <= width:
         return text
@@ -267,8 +266,6 @@ def sweep_text(table: pd.DataFrame, digits: int = 2, width: int | None = None) -
     """The printed sweep: the grid points, then one narrow table per measure
     (estimate and difference to point 0, each with its 95% interval), every
     line within `width` columns (default: the output's width)."""
-    from .formatting import output_width, table_text
-
     width = output_width() if width is None else width
     parts = ["points", _points_text(points_table(table), width)]
     for measure in dict.fromkeys(table["measure"]):

@@ -27,7 +27,9 @@ MATCH_COLUMNS = ("rank", "player")
 """What the head-to-head tables need besides the summary columns."""
 
 
-def _group_key(frame: pd.DataFrame, by: str) -> str:
+def group_key(frame: pd.DataFrame, by: str) -> str:
+    """`by` checked as a column that tables and figures group a run's rows by
+    (player, strategy or seat); a ValueError names the choices."""
     if by not in ("player", "strategy", "seat"):
         raise ValueError(f"cannot group by {by!r} (use player, strategy or seat)")
     return by
@@ -51,7 +53,7 @@ def score_distribution(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     with the mean's 95% interval, and the share of player-games won (rank 1, ties
     included) with its Wilson interval."""
     frame = keyed(frame)
-    grouped = frame.groupby(_group_key(frame, by), sort=False)
+    grouped = frame.groupby(group_key(frame, by), sort=False)
     totals = grouped["total"]
     rows = {}
     for group, block in grouped:
@@ -75,7 +77,7 @@ def score_distribution(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
 
 def category_breakdown(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     """Per player (or strategy, or seat): mean of every score component and the total."""
-    grouped = frame.groupby(_group_key(frame, by), sort=False)
+    grouped = frame.groupby(group_key(frame, by), sort=False)
     # Column by column: pandas converts every column to float64 at once otherwise,
     # which is the largest allocation when summarising a million-game table.
     table = pd.DataFrame({column: grouped[column].mean() for column in [*SCORE_FIELDS, "total"]})
@@ -88,7 +90,7 @@ def category_means(frame: pd.DataFrame, by: str = "player",
     (Welcome To's unless `categories` names another game's) and of the total,
     each with its 95% t interval kept within the values seen (columns X, X_low,
     X_high), best total first. Printed transposed: one row per category."""
-    grouped = frame.groupby(_group_key(frame, by), sort=False)
+    grouped = frame.groupby(group_key(frame, by), sort=False)
     columns: dict[str, pd.Series] = {}
     for column in [*categories, "total"]:
         # column by column, one group at a time: a million-game table stays small

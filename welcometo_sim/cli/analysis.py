@@ -26,7 +26,7 @@ from ..analysis.sweep import SweepError, sweep_document, sweep_text
 from ..api import resolve_spec
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, load_config, players_from_refs
 from ..defaults import mirror_note
-from ..sim.results import _write_atomically as write_atomically
+from ..sim.results import write_atomically
 from ..sim.results import write_json
 from ..tuning import OBJECTIVES, TuneError, spec_label, strategy_class
 from .common import (ANALYSIS_FILE, RESULT_TABLES, TABLE_FORMATS, cli_progress, common_options,

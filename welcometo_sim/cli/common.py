@@ -23,7 +23,7 @@ from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from ..defaults import random_warning
 from ..rules.data import DEFAULT_DATA
 from ..rules.replay import ReplayError
-from ..sim.results import _write_atomically as write_atomically
+from ..sim.results import write_atomically
 from ..sim.results import MANIFEST_FILE, ResultsError, output_error, read_small_json
 from ..strategy import StrategyLoadError, builtin_strategies
 

@@ -13,6 +13,7 @@ from click.shell_completion import CompletionItem
 
 from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
 from ..analysis.formatting import paragraph_width
+from ..schemas import OUTPUT_COMMANDS, SCHEMA_GAMES, UnknownSchemaGame, output_schema, record_schema, table_schema
 from .common import fail, json_text, one_line
 
 
@@ -65,8 +66,6 @@ def schema(document: str, command: str | None, game: str) -> None:
       wtsim schema record --game shake-that-city
       wtsim schema json compare > compare.schema.json
     """
-    from ..schemas import OUTPUT_COMMANDS, UnknownSchemaGame, output_schema, record_schema, table_schema
-
     if document == "json":
         if command not in OUTPUT_COMMANDS:
             given = f"got {command!r}" if command else "none given"
@@ -85,15 +84,11 @@ def schema(document: str, command: str | None, game: str) -> None:
 
 def complete_output_command(incomplete: str) -> list[CompletionItem]:
     """The commands with a --json schema whose name starts with what is typed."""
-    from ..schemas import OUTPUT_COMMANDS
-
     return [CompletionItem(command) for command in OUTPUT_COMMANDS if command.startswith(incomplete)]
 
 
 def complete_schema_game(incomplete: str) -> list[CompletionItem]:
     """The games with shipped schemas whose name starts with what is typed."""
-    from ..schemas import SCHEMA_GAMES
-
     return [CompletionItem(game) for game in SCHEMA_GAMES if game.startswith(incomplete)]
 
 

@@ -119,7 +119,7 @@ def _check_turn(record: dict, game: int, turn: int | None) -> None:
 
 def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | None, out: str | None) -> None:
     """`show --html`: the viewer page of a record, its path on stdout."""
-    from ..viewer import write_html
+    from ..viewer import write_html  # only this option needs the viewer (and Shake That City's replay)
 
     target = Path(out) if out is not None else Path(records).parent / f"game-{game}.html"
     try:

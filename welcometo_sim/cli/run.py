@@ -304,6 +304,8 @@ def report(results_dir: str, fmt: str, out: str | None, by: str) -> None:
       wtsim report results/try --html --out /tmp/try-report
       wtsim report training/base --out /tmp/base-training
     """
+    # Loaded here, not with the module: the report's figures and pages add about a
+    # fifth to the start-up of every other command.
     from ..analysis.plots import PlotDependencyError
     from ..analysis.report import write_report
 

@@ -15,8 +15,10 @@ plays in `wtsim run` without PettingZoo or Gymnasium.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
+from ..games import game_module
 from .encoding import STEPS, Decision, Layout, encode, first_legal, layout_for
 from .policy import DecidingStrategy, PolicyStrategy, load_policy
 
@@ -32,10 +34,6 @@ def env(n_players: int = 2, variant: Any = None, render_mode: str | None = None,
     seats: `variant` is the game's `variant:` mapping as a config writes it
     (Welcome To also takes a Variant). Every registered game names its
     environment class (its module's ENVIRONMENT)."""
-    from importlib import import_module
-
-    from ..games import game_module
-
     module_name, _, class_name = game_module(game).ENVIRONMENT.partition(":")
     try:
         environment = getattr(import_module(module_name), class_name)

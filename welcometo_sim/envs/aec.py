@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..games.welcome_to import load_rules
 from ..rules.game import GameResult
 from ..rules.variant import Variant
 from .encoding import Decision, layout_for, waiting_observation
@@ -40,7 +41,6 @@ class WelcomeToEnv(SessionOwner, AECEnv):
                  render_mode: str | None = None) -> None:
         super().__init__()
         if isinstance(variant, Mapping):  # a config's `variant:` mapping
-            from ..games.welcome_to import load_rules
             variant = load_rules({"variant": dict(variant)}).variant
         self.variant = variant if variant is not None else Variant()
         self.variant.check(n_players)
@@ -94,7 +94,7 @@ class WelcomeToEnv(SessionOwner, AECEnv):
         decision = self._decision()
         self._cumulative_rewards[agent] = 0
         self.infos[agent] = {}
-        if action is None or not _legal(decision, action):
+        if action is None or not is_legal_action(decision, action):
             self.infos[agent]["illegal_action"] = True
             action = decision.actions[0]
         self._session.answer(decision.option(action))  # type: ignore[union-attr]
@@ -153,7 +153,9 @@ class WelcomeToEnv(SessionOwner, AECEnv):
         return "\n".join(lines)
 
 
-def _legal(decision: Decision, action: Any) -> bool:
+def is_legal_action(decision: Decision, action: Any) -> bool:
+    """Whether `action` (whatever an agent passed) is one of the decision's
+    legal action numbers; shared by every environment of the game."""
     try:
         return int(action) in decision.actions
     except (TypeError, ValueError, OverflowError):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..analysis import compare
 from ..analysis import tables as welcome_to
 from ..sim.rows import categories_of, game_of_columns
 
@@ -29,8 +30,6 @@ def summary_tables(frame: pd.DataFrame, by: str = "player", pairs: bool = False)
 def comparison_tables(frame: pd.DataFrame, seed: int = 0) -> dict[str, pd.DataFrame]:
     """The tables of `wtsim compare`, for the game the table is of (another game's
     breakdown is the mean of each of its own score categories)."""
-    from ..analysis import compare
-
     game = game_of_columns(frame.columns)
     if game == "welcome-to":
         return compare.comparison_tables(frame, seed)

@@ -47,10 +47,15 @@ from typing import Callable
 
 import numpy as np
 
+from ..analysis import plots
 from ..rules.game import Game, Seat
 from ..rules.variant import Variant
 from ..sim.chunks import game_seeds
+from ..sim.guard import loky_config
+from ..sim.results import output_error
+from ..strategies.learned import LearnedStrategy
 from .archive import ArchiveError, BoundedNpz
+from .features import Layout
 from .model import MAX_MODEL_BYTES, ModelError, ValueModel, finite_weights, layout_for, read_json
 
 EVAL_OFFSET = 1 << 40
@@ -180,8 +185,6 @@ def variant_from_record(record: dict) -> Variant:
 
 
 def _seats(model: ValueModel, players: int, trace: bool) -> list[Seat]:
-    from ..strategies.learned import LearnedStrategy
-
     return [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
             for i in range(players)]
 
@@ -220,8 +223,6 @@ def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, player
     round's) with the shard's `kept` own weights of an open round set in;
     returns the shard's own weights where they differ from `weights`, as
     (indices, values)."""
-    from .features import Layout
-
     own = np.array(weights, dtype=np.float64)
     if kept is not None:
         own[kept[0]] = kept[1]
@@ -238,8 +239,6 @@ def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, player
 def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
              seeds: list[int]) -> list[tuple[float, int, bool]]:
     """(mean seat score, turns, ended on refusals) of each evaluation game."""
-    from .features import Layout
-
     model = ValueModel(Layout(*layout_args), np.asarray(weights, dtype=np.float64))
     seats = _seats(model, players, trace=False)
     out = []
@@ -268,8 +267,6 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
     SIGTERM (then KeyboardInterrupt is raised again, the checkpoint holding
     every finished round). The last games trained get an evaluation point."""
     from joblib import Parallel, delayed
-
-    from ..sim.guard import loky_config
 
     settings = state.settings
     state.commands.append(command)
@@ -391,8 +388,6 @@ def _save(state: TrainingState, folder: Path, layout, command: str, code_version
     try:
         _write_folder(state, folder, layout, command, code_version, plot)
     except OSError as exc:
-        from ..sim.results import output_error
-
         for name in (CHECKPOINT, WEIGHTS):
             with suppress(OSError):
                 (folder / (name + ".partial")).unlink(missing_ok=True)
@@ -430,8 +425,6 @@ def _plots():
     matplotlib is installed, else None: `curve.png` is the same learning curve
     figure as `wtsim report` draws of the folder."""
     try:
-        from ..analysis import plots
-
         plots.require_matplotlib()
     except ImportError:  # plots.PlotDependencyError is one
         return None

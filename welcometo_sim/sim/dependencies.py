@@ -20,7 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator
 
+import welcometo_sim
+import welcometo_sim.strategies
+
 from ..config import RunSpec
+from ..strategy import load_strategy
 
 MISSING = "missing"
 """The digest recorded for a file that cannot be read."""
@@ -28,17 +32,12 @@ MISSING = "missing"
 
 def _program_folders() -> tuple[Path, ...]:
     """Where the program's own modules are (the package and its installed strategies)."""
-    import welcometo_sim
-    import welcometo_sim.strategies
-
     folders = [*welcometo_sim.__path__, *welcometo_sim.strategies.__path__]
     return tuple(Path(folder).resolve() for folder in folders)
 
 
 def _strategy_source(ref: str) -> Path | None:
     """The source file of a strategy class loaded from outside the program, else None."""
-    from ..strategy import load_strategy
-
     try:
         cls = load_strategy(ref)
     except Exception:  # noqa: BLE001 - a game's own registry name: part of the program

@@ -77,9 +77,9 @@ def write_table(frame: pd.DataFrame, folder: Path, fmt: str) -> Path:
     """Write the table atomically (temporary file, then rename)."""
     path = folder / f"{TABLE_STEM}.{fmt}"
     if fmt == "parquet":
-        _write_atomically(path, lambda tmp: frame.to_parquet(tmp, index=False))
+        write_atomically(path, lambda tmp: frame.to_parquet(tmp, index=False))
     else:
-        _write_atomically(path, lambda tmp: frame.to_csv(tmp, index=False))
+        write_atomically(path, lambda tmp: frame.to_csv(tmp, index=False))
     return path
 
 
@@ -199,12 +199,12 @@ def new_run_folder(root: Path, name: str) -> Path:
 
 def write_json(path: Path, payload: Any) -> None:
     text = json.dumps(payload, indent=2) + "\n"
-    _write_atomically(Path(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_atomically(Path(path), lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def write_config(path: Path, config: dict) -> None:
     text = yaml.safe_dump(config, sort_keys=False, default_flow_style=None)
-    _write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def read_manifest(folder: str | os.PathLike) -> dict:
@@ -220,7 +220,7 @@ def read_manifest(folder: str | os.PathLike) -> dict:
     return manifest
 
 
-def _write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
     """write(tmp) to a temporary name beside `path`, then rename: readers (and a
     resumed run) see the whole file or none of it. An OSError (a full disk, a
     read-only folder) removes the temporary file and becomes one OutputError line."""
@@ -379,7 +379,7 @@ class ChunkStore:
         else:
             table, rows = encode_table(chunk.columns, self.fmt), len(chunk.columns["game"])
         path = self.table(chunk.start, chunk.stop)
-        _write_atomically(path, lambda tmp: tmp.write_bytes(table))
+        write_atomically(path, lambda tmp: tmp.write_bytes(table))
         files[path.name] = _described(table)
         meta = {"format": CHUNK_FORMAT, "run": self.run_id, "start": chunk.start, "stop": chunk.stop,
                 "rows": rows, "records": len(chunk.records), "errors": len(chunk.errors), "files": files}
@@ -394,7 +394,7 @@ class ChunkStore:
                 raise output_error(path, exc) from None
             return
         data = "".join(line + "\n" for line in lines).encode("utf-8")
-        _write_atomically(path, lambda tmp: tmp.write_bytes(data))
+        write_atomically(path, lambda tmp: tmp.write_bytes(data))
         files[path.name] = _described(data)
 
     def assemble(self, bounds: list[tuple[int, int]], records: bool) -> int:
@@ -404,13 +404,13 @@ class ChunkStore:
         final = self.folder / f"{TABLE_STEM}.{self.fmt}"
         tables = [self.table(start, stop) for start, stop in bounds]
         if self.fmt == "parquet":
-            _write_atomically(final, lambda tmp: _concat_parquet(tables, tmp))
+            write_atomically(final, lambda tmp: _concat_parquet(tables, tmp))
         else:
-            _write_atomically(final, lambda tmp: _concat_csv(tables, tmp))
+            write_atomically(final, lambda tmp: _concat_csv(tables, tmp))
         stale = [self.folder / f"{TABLE_STEM}.{fmt}" for fmt in FORMATS if fmt != self.fmt]
         if records:
             parts = [self._path(start, stop, ".records.jsonl") for start, stop in bounds]
-            _write_atomically(self.folder / RECORDS_FILE, lambda tmp: _concat_files(parts, tmp))
+            write_atomically(self.folder / RECORDS_FILE, lambda tmp: _concat_files(parts, tmp))
         else:
             stale.append(self.folder / RECORDS_FILE)
         for path in stale:

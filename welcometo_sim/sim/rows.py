@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..config import RunSpec
+from ..games import GAMES, game_module
 from ..rules.game import GameResult
 from ..rules.scoring import SCORE_FIELDS
 
@@ -51,42 +52,33 @@ def table_columns_of(game: str) -> list[str]:
     """The result columns of `game`: Welcome To's, or `game` then the game's own row columns."""
     if game == "welcome-to":
         return COLUMNS
-    return ["game", *_module(game).RESULT_COLUMNS]
+    return ["game", *game_module(game).RESULT_COLUMNS]
 
 
 def dtypes_of(game: str) -> dict[str, str]:
     """The pandas dtype of every result column of `game`."""
     if game == "welcome-to":
         return column_dtypes()
-    return {"game": "int64", **_module(game).COLUMN_DTYPES}
+    return {"game": "int64", **game_module(game).COLUMN_DTYPES}
 
 
 def categories_of(game: str) -> list[str]:
     """The score categories (columns that add up to `total`) of `game`."""
     if game == "welcome-to":
         return list(SCORE_FIELDS)
-    return list(_module(game).CATEGORIES)
+    return list(game_module(game).CATEGORIES)
 
 
 def game_of_columns(names) -> str:
     """The game whose result table (or summary columns) has the columns `names`:
     another registered game when all its score categories are there and Welcome
     To's are not, else Welcome To."""
-    from ..games import GAMES
-
     present = set(names)
     if not set(SCORE_FIELDS) <= present:
         for game in GAMES:
             if set(categories_of(game)) <= present:
                 return game
     return "welcome-to"
-
-
-def _module(game: str):
-    from importlib import import_module
-
-    from ..games import GAMES
-    return import_module(GAMES[game])
 
 
 def other_game_rows(index: int, rows: list[dict], columns: dict[str, list]) -> None:

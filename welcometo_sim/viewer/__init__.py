@@ -21,6 +21,8 @@ from ..rules.data import GameData
 from ..rules.replay import ReplayState, final_block, replay, seat_offers
 from ..rules.scoring import SCORE_FIELDS, temp_points
 from ..rules.sheet import Sheet
+from ..sim.results import write_atomically
+from .shake import shake_view
 
 DATA_MARK = "/*GAME-DATA*/null"
 """Where the template takes the game's JSON."""
@@ -172,8 +174,6 @@ def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     """What the page draws: :func:`game_view` of a Welcome To record, or the
     boards round by round of a Shake That City record (:mod:`.shake`)."""
     if isinstance(record, Mapping) and record.get("game") == "shake-that-city":
-        from .shake import shake_view
-
         view = shake_view(record)
         return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
     return game_view(record, start)
@@ -212,9 +212,7 @@ def _escape(text: str) -> str:
 def write_html(record: Mapping, path: str | Path, start: int | None = None) -> Path:
     """Write the viewer page of a record to `path` (made atomically: a failed
     write leaves no partial page) and return the path."""
-    from ..sim.results import _write_atomically
-
     target = Path(path)
     text = render_html(record, start)
-    _write_atomically(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    write_atomically(target, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return target

@@ -9,7 +9,7 @@ from typing import Sequence
 from ..data import MAX_ESTATE_SIZE
 
 
-_NO_RUN = (-1, 0, 0.0)
+NO_RUN = (-1, 0, 0.0)
 """The `_run` state of a run that cannot become an estate (it changes no sum)."""
 
 FenceChange = tuple[int, int, int, float, float, float, "dict[int, int] | None"]
@@ -19,7 +19,7 @@ adds nothing there), and the change of the unused estates by size index (None
 when their counts stay the same)."""
 
 
-def _count_run(counts: list[list], size: int, done: int, share: float, sign: int) -> None:
+def count_run(counts: list[list], size: int, done: int, share: float, sign: int) -> None:
     """Add (sign 1) or take away (-1) one run's `_run` state to or from the
     per-size counts [completed, unused, partial, open, share]."""
     if size < 0:
@@ -57,7 +57,7 @@ def run_fence_changes(empty: Sequence[bool], rounds: Sequence[bool], uses: Seque
         """`MoveEvaluator._run` of the houses part_first..part_end-1 of the run."""
         size = part_end - part_first
         if size > MAX_ESTATE_SIZE or rounds_before[part_end] != rounds_before[part_first]:
-            return _NO_RUN
+            return NO_RUN
         part_built = built_before[part_end] - built_before[part_first]
         if part_built == size:
             return size - 1, 1 if used_before[part_end] != used_before[part_first] else 2, 0.0
@@ -89,7 +89,7 @@ def run_fence_changes(empty: Sequence[bool], rounds: Sequence[bool], uses: Seque
     return changes
 
 
-_RUN_FENCE_CHANGES: dict[tuple, list[FenceChange | None]] = {}
+RUN_FENCE_CHANGES: dict[tuple, list[FenceChange | None]] = {}
 """`run_fence_changes` by (empty, rounds, uses, values) (see `MoveEvaluator._run_fence_changes`)."""
-_RUN_FENCE_LIMIT = 50_000
+RUN_FENCE_LIMIT = 50_000
 """Entries kept at most (the memo starts over when full)."""

@@ -10,9 +10,9 @@ from typing import Iterable, Sequence
 
 from ..data import BIS, LANDSCAPER, MAX_ESTATE_SIZE, POOL, REAL_ESTATE, SURVEYOR, PlanSpec
 from ..sheet import Sheet
-from .fences import _NO_RUN, _RUN_FENCE_CHANGES, _RUN_FENCE_LIMIT, FenceChange, _count_run, run_fence_changes
-from .plan_progress import _progress_memo, plan_progress_from
-from .streets import StreetFacts, _gap_value, _windows, street_facts, street_gaps
+from .fences import NO_RUN, RUN_FENCE_CHANGES, RUN_FENCE_LIMIT, FenceChange, count_run, run_fence_changes
+from .plan_progress import plan_progress_from, progress_memo
+from .streets import StreetFacts, deck_windows, gap_value, street_facts, street_gaps
 from .terms import Terms
 
 
@@ -32,7 +32,7 @@ class MoveEvaluator:
     def __init__(self, sheet: Sheet, plans: Sequence[PlanSpec],
                  first_turn: Sequence[int | None] = (None, None, None), temp_value: float = 1.0,
                  size_bonus: Sequence[float] | None = None) -> None:
-        self._progress = _progress_memo(plans, sheet.plan_turns, first_turn)
+        self._progress = progress_memo(plans, sheet.plan_turns, first_turn)
         self._setup(sheet, plans, first_turn, temp_value, size_bonus)
 
     def _setup(self, sheet: Sheet, plans: Sequence[PlanSpec], first_turn: Sequence[int | None],
@@ -48,7 +48,7 @@ class MoveEvaluator:
         self._values_key = tuple(self.values)
         self.worth = self.values if size_bonus is None else [
             v + b for v, b in zip(self.values, size_bonus)]
-        self.prefix, self.windows = _windows(sheet)
+        self.prefix, self.windows = deck_windows(sheet)
         n_pools, n_bis, temps = sheet.n_pools, sheet.n_bis, sheet.temps
         self.other_points = (
             sum(sheet.plan_points) + sum(map(getitem, data.park_tracks, sheet.parks))
@@ -127,7 +127,7 @@ class MoveEvaluator:
         counts = [self.completed[:], self.unused[:], self.partial[:], self.open[:], self.share[:]]
         for (size, done, share), sign in ((self._whole_run(street, first, length), -1),
                                           (self._run(street, first, length, house), 1)):
-            _count_run(counts, size, done, share, sign)
+            count_run(counts, size, done, share, sign)
         return counts
 
     # ---------------------------------------------------------------- pieces
@@ -169,10 +169,10 @@ class MoveEvaluator:
         when it cannot become an estate; 1 completed, 2 completed and unused, 0
         not; its built share squared when not completed)."""
         if length > MAX_ESTATE_SIZE:
-            return _NO_RUN
+            return NO_RUN
         end = first + length
         if True in self.sheet.roundabouts[street][first:end]:
-            return _NO_RUN
+            return NO_RUN
         numbers = self.rows[street]
         built = length - numbers[first:end].count(None)
         if first <= extra < end and numbers[extra] is None:
@@ -193,7 +193,7 @@ class MoveEvaluator:
             if runs is None:
                 runs = street_gaps(self.sheet, street, self.rows[street])
             for first, length, lo, hi in runs:
-                gap = (first, first + length - 1, lo, hi, _gap_value(length, windows[lo + 1][hi]))
+                gap = (first, first + length - 1, lo, hi, gap_value(length, windows[lo + 1][hi]))
                 gaps[first:first + length] = [gap] * length
         return gaps[house] or (house, house - 1, 0, 0, 0.0)
 
@@ -223,7 +223,7 @@ class MoveEvaluator:
             self.share_value if share_value is None else share_value))
 
     def _change(self, old: tuple[int, int, float], new: tuple[int, int, float],
-                other_new: tuple[int, int, float] = _NO_RUN) -> tuple[float, float, float, float, float]:
+                other_new: tuple[int, int, float] = NO_RUN) -> tuple[float, float, float, float, float]:
         """(estate points, potential, progress, open estates, built share) after
         run `old` becomes run `new` (and `other_new`, when a fence splits it)."""
         values, worth = self.values, self.worth
@@ -270,7 +270,7 @@ class MoveEvaluator:
             gap = self._gap(street, house)
         gap_first, gap_last, lo, hi, gap_flex = gap
         flex = self.flex
-        if gap_last >= gap_first:  # the gap splits at `house` (inlined _gap_value and _window)
+        if gap_last >= gap_first:  # the gap splits at `house` (inlined gap_value and _window)
             left, left_window = house - gap_first, self.windows[lo + 1][number]
             right, right_window = gap_last - house, self.windows[number + 1][hi]
             flex += ((left if left < left_window else left_window)
@@ -344,11 +344,11 @@ class MoveEvaluator:
         rounds = tuple(sheet.roundabouts[street][first:end])
         uses = tuple(sheet.plan_use[street][first:end])
         key = (empty, rounds, uses, self._values_key)
-        changes = _RUN_FENCE_CHANGES.get(key)
+        changes = RUN_FENCE_CHANGES.get(key)
         if changes is None:
-            if len(_RUN_FENCE_CHANGES) >= _RUN_FENCE_LIMIT:
-                _RUN_FENCE_CHANGES.clear()
-            changes = _RUN_FENCE_CHANGES[key] = run_fence_changes(empty, rounds, uses, self.values)
+            if len(RUN_FENCE_CHANGES) >= RUN_FENCE_LIMIT:
+                RUN_FENCE_CHANGES.clear()
+            changes = RUN_FENCE_CHANGES[key] = run_fence_changes(empty, rounds, uses, self.values)
         return changes
 
     def after_real_estate(self, size: int) -> Terms:

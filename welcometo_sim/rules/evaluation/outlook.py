@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..data import MIN_NUMBER
+from ..scoring import temp_points
 from ..sheet import Sheet
 from .streets import NUMBER_RANGE, street_gaps
 
@@ -151,8 +152,6 @@ def temp_race_value(own: int, others: Sequence[int], rank_points: Sequence[int])
     """Temp-agency points one more temp would win at the current counts: the
     dense ranking of RULES.md §8 with the other players' counts as they stand
     (0 in solo games, whose temp rule needs no race)."""
-    from ..scoring import temp_points
-
     if not others:
         return 0.0
     before = temp_points([own, *others], rank_points, solo=False)[0]

@@ -56,7 +56,7 @@ def share_memos(plan_sets: Sequence[Sequence[PlanSpec]]) -> None:
         _PROGRESS_MEMOS[id(plans)] = (plans, memos)
 
 
-def _progress_memo(plans: Sequence[PlanSpec], plan_turns: Sequence[int | None],
+def progress_memo(plans: Sequence[PlanSpec], plan_turns: Sequence[int | None],
                    first_turn: Sequence[int | None]) -> dict[tuple[int, ...], float]:
     """Plan progress by the counts of unused completed estates per size (see
     :func:`plan_progress_from`), for these plans, completed plans and first

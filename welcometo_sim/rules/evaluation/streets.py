@@ -222,7 +222,7 @@ def _window(prefix: list[float], lo: int, hi: int) -> float:
 _WINDOW_CACHE: dict[int, tuple[object, list[float], list[list[float]]]] = {}
 
 
-def _windows(sheet: Sheet) -> tuple[list[float], list[list[float]]]:
+def deck_windows(sheet: Sheet) -> tuple[list[float], list[list[float]]]:
     """The number-weight prefix sums of the sheet's deck and the table
     `windows[lo + 1][hi] == _window(prefix, lo, hi)` for every bound a gap can
     have (lo from -1, hi up to 18): move evaluation looks windows up instead of
@@ -237,5 +237,7 @@ def _windows(sheet: Sheet) -> tuple[list[float], list[list[float]]]:
     return cached[1], cached[2]
 
 
-def _gap_value(length: int, window: float) -> float:
+def gap_value(length: int, window: float) -> float:
+    """What a gap of `length` empty houses is worth: its length, at most the
+    number-weight of the window of numbers that can still fill it."""
     return length if length < window else window
