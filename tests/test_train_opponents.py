@@ -31,11 +31,14 @@ from welcometo_sim.strategy import parse_strategy
 BASE = Variant()
 ROOT = Path(__file__).resolve().parents[1]
 BASE_CONFIG = str(ROOT / "configs" / "base.yaml")
-SMALL = ["--round-games", "4", "--eval-every", "8", "--eval-games", "6", "--quiet"]
+SMALL = ["--round-games", "2", "--eval-every", "4", "--eval-games", "2", "--eval-opponent", "greedy", "--quiet"]
+"""Rounds of two shards of two games, an evaluation point every round, two evaluation games against greedy
+(heuristic, the default opponent, plays far slower)."""
 
 
 def settings(**changes) -> TrainSettings:
-    base = dict(variant=BASE.to_record(), players=2, seed=3, shards=2, round_games=4, eval_every=8, eval_games=6)
+    base = dict(variant=BASE.to_record(), players=2, seed=3, shards=2, round_games=2, eval_every=4, eval_games=4,
+                eval_opponent="greedy")
     return TrainSettings(**{**base, **changes})
 
 
@@ -45,11 +48,11 @@ def layout_args() -> tuple:
 
 
 def test_the_curve_of_two_players_seats_the_learner_against_the_eval_opponent(tmp_path):
-    state = train(new_state(settings()), games=8, seconds=None, jobs=1, folder=tmp_path, command="t")
-    assert state.settings.eval_opponent == "heuristic"
+    assert TrainSettings(variant=BASE.to_record(), players=2, seed=1).eval_opponent == "heuristic"
+    state = train(new_state(settings()), games=4, seconds=None, jobs=1, folder=tmp_path, command="t")
     point = state.curve[-1]
     assert set(MATCH_COLUMNS) <= set(point)
-    rows = evaluate(state.weights, layout_args(), BASE, 2, game_seeds(3, 1 << 40, (1 << 40) + 6), "heuristic")
+    rows = evaluate(state.weights, layout_args(), BASE, 2, game_seeds(3, 1 << 40, (1 << 40) + 4), "greedy")
     learner = np.array([row[0] for row in rows])
     opponent = np.array([row[3][0] for row in rows])
     assert point["mean_score"] == pytest.approx(learner.mean(), abs=1e-3)
@@ -92,17 +95,17 @@ def test_self_evaluation_is_the_mirror_it_always_was():
 
 
 def test_training_against_opponents_is_the_same_for_any_jobs_and_across_a_resume(tmp_path):
-    opponents = ("heuristic", "greedy")
-    one = train(new_state(settings(opponents=opponents)), games=16, seconds=None, jobs=1, folder=tmp_path / "a",
+    opponents = ("greedy", "random")
+    one = train(new_state(settings(opponents=opponents)), games=8, seconds=None, jobs=1, folder=tmp_path / "a",
                 command="t")
-    two = train(new_state(settings(opponents=opponents)), games=16, seconds=None, jobs=2, folder=tmp_path / "b",
+    two = train(new_state(settings(opponents=opponents)), games=8, seconds=None, jobs=2, folder=tmp_path / "b",
                 command="t")
     assert np.array_equal(one.weights, two.weights)
-    half = train(new_state(settings(opponents=opponents)), games=6, seconds=None, jobs=1, folder=tmp_path / "c",
+    half = train(new_state(settings(opponents=opponents)), games=3, seconds=None, jobs=1, folder=tmp_path / "c",
                  command="t")
-    resumed = train(load_state(tmp_path / "c"), games=16, seconds=None, jobs=1, folder=tmp_path / "c", command="t")
-    assert half.games == 6 and np.array_equal(resumed.weights, one.weights)
-    selfplay = train(new_state(settings()), games=16, seconds=None, jobs=1, folder=tmp_path / "d", command="t")
+    resumed = train(load_state(tmp_path / "c"), games=8, seconds=None, jobs=1, folder=tmp_path / "c", command="t")
+    assert half.games == 3 and np.array_equal(resumed.weights, one.weights)
+    selfplay = train(new_state(settings()), games=8, seconds=None, jobs=1, folder=tmp_path / "d", command="t")
     assert not np.array_equal(selfplay.weights, one.weights)
 
 
@@ -126,7 +129,7 @@ def test_only_seat_zero_learns_against_opponents(monkeypatch):
 
 
 def test_a_checkpoint_from_before_the_setting_keeps_its_self_play_curve(tmp_path):
-    train(new_state(settings()), games=8, seconds=None, jobs=1, folder=tmp_path, command="t")
+    train(new_state(settings()), games=4, seconds=None, jobs=1, folder=tmp_path, command="t")
     path = tmp_path / CHECKPOINT
     with np.load(path) as archive:
         arrays = {name: archive[name] for name in archive.files}
@@ -140,17 +143,17 @@ def test_a_checkpoint_from_before_the_setting_keeps_its_self_play_curve(tmp_path
         np.savez_compressed(handle, **arrays)
     state = load_state(tmp_path)
     assert state.settings.eval_opponent == SELF and state.settings.opponents == ()
-    resumed = train(state, games=16, seconds=None, jobs=1, folder=tmp_path, command="t")
+    resumed = train(state, games=8, seconds=None, jobs=1, folder=tmp_path, command="t")
     assert not set(MATCH_COLUMNS) & set(resumed.curve[-1])
     assert zipfile.is_zipfile(path)
 
 
 def test_an_unknown_opponent_is_one_line(tmp_path, capsys):
     line = user_error(["train", BASE_CONFIG, "--out", str(tmp_path / "t"), "--games", "8", *SMALL,
-                       "--opponents", "heuristic,nobody"], capsys)
+                       "--opponents", "greedy,nobody"], capsys)
     assert "'nobody' is not a built-in strategy" in line
-    line = user_error(["train", BASE_CONFIG, "--out", str(tmp_path / "t"), "--games", "8", *SMALL,
-                       "--eval-opponent", "nobody"], capsys)
+    line = user_error(["train", BASE_CONFIG, "--out", str(tmp_path / "t"), "--games", "8", *SMALL[:-1],
+                       "--eval-opponent", "nobody", "--quiet"], capsys)
     assert "'nobody' is not a built-in strategy" in line
     with pytest.raises(TrainingError):
         settings(opponents=("random", "x.py:Y")).check()
@@ -158,13 +161,13 @@ def test_an_unknown_opponent_is_one_line(tmp_path, capsys):
 
 def test_resume_refuses_other_opponents(tmp_path, capsys):
     out = tmp_path / "t"
-    code, _, err = wtsim(["train", BASE_CONFIG, "--out", str(out), "--games", "8", *SMALL,
-                          "--opponents", "greedy"], capsys)
+    code, _, err = wtsim(["train", BASE_CONFIG, "--out", str(out), "--games", "4", *SMALL,
+                          "--opponents", "random"], capsys)
     assert code == 0, err
-    line = user_error(["train", "--out", str(out), "--games", "16", "--resume", "--opponents", "heuristic",
+    line = user_error(["train", "--out", str(out), "--games", "8", "--resume", "--opponents", "greedy",
                        "--quiet"], capsys)
-    assert "--opponents heuristic differ from the training" in line and "opponents greedy" in line
-    code, out_text, err = wtsim(["train", "--out", str(out), "--games", "16", "--resume", "--quiet"], capsys)
+    assert "--opponents greedy differ from the training" in line and "opponents random" in line
+    code, out_text, err = wtsim(["train", "--out", str(out), "--games", "8", "--resume", "--quiet"], capsys)
     assert code == 0, err
-    assert "--opponents greedy" in out_text  # the command that trains the same weights from scratch
-    assert "against heuristic" in out_text
+    assert "--opponents random --eval-opponent greedy" in out_text  # the command that trains them from scratch
+    assert "against greedy" in out_text
