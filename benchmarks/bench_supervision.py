@@ -3,6 +3,7 @@
     PYTHONPATH=. python benchmarks/bench_supervision.py --games 200 --repeat 3
     PYTHONPATH=. python benchmarks/bench_supervision.py --games 200 --move-timeout 5
     PYTHONPATH=. python benchmarks/bench_supervision.py --config configs/baseline-random.yaml --games 400
+    PYTHONPATH=. python benchmarks/bench_supervision.py --games 200 --in-process   # the same run unsupervised
 
 Plays the first `--games` games of `--config` (the bundled default without one) through the run
 loop (`iter_chunks`, one job) and prints games per second of each round and
@@ -20,6 +21,7 @@ import statistics
 import time
 
 from welcometo_sim.api import resolve_spec
+from welcometo_sim.sim import runner
 from welcometo_sim.sim.runner import iter_chunks
 
 
@@ -43,8 +45,12 @@ def main() -> None:
     parser.add_argument("--config", default=None, help="a run config (the bundled default without one)")
     parser.add_argument("--games", type=int, default=200, help="games of a round")
     parser.add_argument("--repeat", type=int, default=3, help="rounds")
+    parser.add_argument("--in-process", action="store_true",
+                        help="play in this process, as a platform that cannot fork does (no supervised worker)")
     parser.add_argument("--move-timeout", type=float, default=None, help="seconds (traces every strategy call)")
     args = parser.parse_args()
+    if args.in_process:
+        runner.can_fork = lambda: False
     rates = [rate(args.config, args.games, args.move_timeout) for _ in range(args.repeat)]
     for index, unit in ((0, "games/s"), (1, "games/CPU-s")):
         figures = [r[index] for r in rates]
