@@ -340,11 +340,13 @@ def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkey
     import sys
 
     import welcometo_sim.envs as envs
-    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.aec", raising=False)
+    for module in ("aec", "stepped"):  # the modules that import pettingzoo, imported again
+        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
         envs.env(2)
-    monkeypatch.delitem(sys.modules, "welcometo_sim.envs.city", raising=False)
+    for module in ("city", "stepped"):
+        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
     with pytest.raises(ImportError, match=r"needs the rl extra"):
         envs.env(2, game="shake-that-city")
 

@@ -552,7 +552,10 @@ def learning_curve_figure(curve: pd.DataFrame) -> Any:
     if {"ci_low", "ci_high"} <= set(curve.columns):
         left.fill_between(games, curve["ci_low"], curve["ci_high"], color="#a0c4e4", alpha=0.6, linewidth=0,
                           label="95% interval")
-    left.plot(games, curve["mean_score"], marker="o", markersize=3.5, color="#4e79a7", label="mean score")
+    left.plot(games, curve["mean_score"], marker="o", markersize=3.5, color="#4e79a7", label="learner's mean score")
+    if "opponent_score" in curve and curve["opponent_score"].notna().any():
+        left.plot(games, curve["opponent_score"], marker="s", markersize=3.5, color="#f28e2b",
+                  label="opponent's mean score")
     left.set_xlabel("training games")
     left.set_ylabel("evaluation mean score (points)")
     left.set_title("Evaluation score", fontsize=10)

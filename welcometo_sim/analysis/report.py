@@ -49,7 +49,8 @@ FORMATS = ("md", "html")
 KINDS = ("run", "compare", "plans", "sweep", "tune", "train")
 ANALYSIS_FILE = "analysis.json"
 TRAIN_FILES = ("curve.csv", "weights.npz", "checkpoint.npz")
-CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns")
+CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns",
+                 "opponent_score", "margin", "margin_low", "margin_high", "win_share")
 
 # (file name, function, heading, caption)
 FIGURES: tuple[tuple[str, Callable[..., Path], str, str], ...] = (
@@ -689,9 +690,17 @@ def train_content(folder: Path, by: str) -> Content:
     if isinstance(evaluated, int) and evaluated > 0 and "ended_by_refusals" in table:
         bounds = [rate_interval(round(share * evaluated), evaluated)[1:] for share in table["ended_by_refusals"]]
         table["ended_by_refusals_low"], table["ended_by_refusals_high"] = zip(*bounds)
-    sections = [Section("learning curve", "Per evaluation point (the same evaluation games each time): mean "
-                        "score with its 95% interval, share of the games ended by refusals (Wilson interval), "
-                        "mean length.", table, percent=("ended_by_refusals",))]
+    against = training.get("eval_opponent", "self") if training.get("players", 1) != 1 else None
+    text = ("Per evaluation point (the same evaluation games each time): the learner's mean score with its 95% "
+            "interval, share of the games ended by refusals (Wilson interval), mean length.")
+    if against == "self":
+        text += (" Every seat of these games is the learner: with the same cards they write the same sheets, "
+                 "so every race is tied and the score is a mirror's.")
+    elif against:
+        text += (f" The learner sits at seat 0 against {against}: its score, its mean margin over {against} "
+                 f"with its 95% interval, and its share of wins (a tie for first shared).")
+    percent = tuple(c for c in ("ended_by_refusals", "win_share") if c in table)
+    sections = [Section("learning curve", text, table, percent=percent)]
     figure = Figure("learning_curve.png", lambda path: plots.learning_curve_plot(curve, path), "Learning curve",
                     "Evaluation mean score with its 95% interval against training games; right: how "
                     "evaluation games ended.")

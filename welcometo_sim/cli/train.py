@@ -17,7 +17,8 @@ from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingEr
 from ..messages import shown
 from .common import complete_config, fail, notice, output_folder
 
-SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games")
+SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games", "opponents",
+                   "eval_opponent")
 """The options a training is a function of: fixed for its life (--rate-after adds later steps)."""
 
 
@@ -58,8 +59,15 @@ def _check_resume_options(state: TrainingState, folder: Path, options: dict, gam
         fail(f"--resume: --games {games} is fewer than the {state.games} games {folder} has already trained")
 
 
-def _setting(value: int | float) -> str:
-    return str(value) if isinstance(value, int) else f"{value:g}"
+def _setting(value: int | float | str | tuple) -> str:
+    if isinstance(value, tuple):
+        return ",".join(value) or "''"
+    return str(value) if isinstance(value, (int, str)) else f"{value:g}"
+
+
+def _opponents(value: str) -> tuple[str, ...]:
+    """--opponents NAME,NAME,... (empty: self-play)."""
+    return tuple(name.strip() for name in value.split(",") if name.strip())
 
 
 def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps: tuple) -> None:
@@ -95,17 +103,25 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
               help="Training games between two points of the learning curve.")
 @click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
               help="Evaluation games per point of the learning curve (the same seeds every time).")
+@click.option("--opponents", default="", metavar="NAME,...",
+              help="Train against these built-in strategies (seat 0 learns, the other seats take them in turn, "
+                   "game by game) instead of self-play, whose identical seats tie every race.  [default: self-play]")
+@click.option("--eval-opponent", default="heuristic", show_default=True, metavar="NAME",
+              help="Who the learner meets in the learning curve's games (two players or more): a built-in "
+                   "strategy, or 'self' for self-play (a mirror: every race tied).")
 @click.option("--resume", is_flag=True,
               help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
                    "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
-                  eval_every: int,
-                  eval_games: int, resume: bool, quiet: bool) -> None:
+                  eval_every: int, eval_games: int, opponents: str, eval_opponent: str, resume: bool,
+                  quiet: bool) -> None:
     """Train a `learned` model by self-play on CONFIG's variant and player count.
 
-    Every seat plays `learned` on the weights being trained. The result is a
+    Every seat plays `learned` on the weights being trained (with --opponents,
+    seat 0 does, against those strategies). The learning curve's games seat
+    the learner against --eval-opponent (solo: alone). The result is a
     pure function of the config's variant, the player count, the seed, the
     learning settings and the number of games played: the same for any
     --jobs, and the same when stopped and resumed anywhere. Every run ends
@@ -126,7 +142,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
             state = load_state(folder)
             _check_resume_options(state, folder, {"seed": seed, "shards": shards, "round_games": round_games,
                                                   "rate": rate, "trace_decay": trace_decay,
-                                                  "eval_every": eval_every, "eval_games": eval_games}, games)
+                                                  "eval_every": eval_every, "eval_games": eval_games,
+                                                  "opponents": _opponents(opponents),
+                                                  "eval_opponent": eval_opponent}, games)
             if config is not None:
                 spec = load_config(config).require_welcome_to("train")
                 if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
@@ -139,7 +157,8 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
             settings = TrainSettings(variant=spec.variant.to_record(), players=len(spec.players), seed=seed,
                                      rate=rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
                                      round_games=round_games,
-                                     eval_every=eval_every, eval_games=eval_games)
+                                     eval_every=eval_every, eval_games=eval_games,
+                                     opponents=_opponents(opponents), eval_opponent=eval_opponent)
             state = new_state(settings)
             state.config = config or ""
     except (TrainingError, ConfigError) as exc:
@@ -172,8 +191,13 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
         if bar is not None:
             bar.close()
     last = state.curve[-1]
+    against = ""
+    if "margin" in last:
+        against = (f" against {state.settings.eval_opponent} {last['opponent_score']:.1f} "
+                   f"({last['margin']:+.1f} [{last['margin_low']:+.1f}, {last['margin_high']:+.1f}], "
+                   f"won {format_number(last['win_share'], percent=True)})")
     click.echo(f"trained {state.games} games in {state.seconds:.0f} s; last evaluation at {last['games']} games: "
-               f"mean {last['mean_score']:.1f} [{last['ci_low']:.1f}, {last['ci_high']:.1f}], "
+               f"mean {last['mean_score']:.1f} [{last['ci_low']:.1f}, {last['ci_high']:.1f}]{against}, "
                f"{format_number(last['refusal_end_share'], percent=True)} of games ended on refusals")
     click.echo(f"{folder / WEIGHTS}, {folder / CURVE}, {folder / CURVE_PLOT}")
     click.echo(f"the same weights from scratch: {state.reproduce(state.config, folder)}")

@@ -27,51 +27,36 @@ to its final total).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from ..games.contract import CHANCE
 from ..games.shake_that_city import BUILDINGS, Move, load_rules
 from ..games.shake_that_city.game import GameState
 from ..games.shake_that_city.shake import CUBE_NAMES
+from .stepped import SteppedEnv
 
-MAX_SEED = 2**32
 OTHER_SEATS = 3
 
 
-class ShakeThatCityEnv(AECEnv):
+class ShakeThatCityEnv(SteppedEnv):
     """Shake That City as an AEC environment (see the module's docstring)."""
 
     metadata = {"name": "shake_that_city_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, n_players: int = 2, variant: Mapping | None = None, render_mode: str | None = None,
                  overrides: Mapping | None = None) -> None:
-        super().__init__()
+        super().__init__(n_players, render_mode)
         self.rules = load_rules({"variant": dict(variant or {}), "overrides": dict(overrides or {})}, n_players)
-        self.n_players = n_players
-        self.render_mode = render_mode
         layout = self.rules.layout
         self.rows, self.cols = layout.rows, layout.cols
-        self.n_actions = len(BUILDINGS) * 2 * self.rows * self.cols
         size = self.rows * self.cols * (len(BUILDINGS) + 1) + 9 * len(CUBE_NAMES) + 12 + 12 \
             + OTHER_SEATS * len(BUILDINGS)
-        self.possible_agents = [f"player_{i}" for i in range(n_players)]
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (self.n_actions,), dtype=np.int8),
-        })
-        self._action_space = spaces.Discrete(self.n_actions)
+        self._set_spaces(spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+                         len(BUILDINGS) * 2 * self.rows * self.cols)
         self._state: GameState | None = None
-        self._seeds = np.random.default_rng()
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
 
     # ---------------------------------------------------------------- actions
     def action_of(self, move: Move) -> int:
@@ -86,80 +71,36 @@ class ShakeThatCityEnv(AECEnv):
         building, wild = divmod(rest, 2)
         return Move(BUILDINGS[building], bool(wild), row, col)
 
-    # ---------------------------------------------------------------- driving
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a game: with `seed`, the game of that seed; without, the next
-        seed of the environment's generator."""
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(MAX_SEED))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        size = self._observation_space["observation"].shape[0]
-        self._last_obs = {a: np.zeros(size, np.float32) for a in self.agents}
-        self._scores = [0] * self.n_players
-        self.game_seed = game_seed
+    # ------------------------------------------------------------ the game's hooks
+    def _start(self, game_seed: int) -> None:
         self._state = GameState(self.rules, self.n_players, game_seed)
-        self._advance()
+        self._roll()
 
-    def step(self, action: Any) -> None:
-        """Answer the selected agent's decision (None once it is terminated)."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def _roll(self) -> None:
+        """Apply the chance decisions (the shakes) up to a seat's question or the end."""
         state = self._state
-        assert state is not None and state.decision is not None
-        self._cumulative_rewards[agent] = 0
-        self.infos[agent] = {}
-        legal = self._legal_actions()
-        try:
-            chosen = int(action)
-        except (TypeError, ValueError, OverflowError):
-            chosen = -1
-        if chosen not in legal:
-            self.infos[agent]["illegal_action"] = True
-            chosen = min(legal)
-        state.apply(self.move_of(chosen))
-        self._advance()
-        self._accumulate_rewards()
-
-    def _legal_actions(self) -> set[int]:
-        return {self.action_of(move) for move in self._state.decision.options}  # type: ignore[union-attr]
-
-    def _advance(self) -> None:
-        """Chance applied, then rewards, and the next agent or the end."""
-        state = self._state
-        assert state is not None
         while state.decision is not None and state.decision.seat == CHANCE:
             state.apply(None)
-        totals = [score["total"] for score in state.scores()]
-        self.rewards = {a: totals[i] - self._scores[i] for i, a in enumerate(self.agents)}
-        self._scores = totals
-        if state.decision is None:
-            for i, agent in enumerate(self.agents):
-                self.terminations[agent] = True
-                self.infos[agent].update(score=totals[i])
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = self.agents[state.decision.seat]
-            self._last_obs[self.agent_selection] = self._observe(state.decision.view)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's latest observation; its mask is empty unless it is the one to act."""
-        mask = np.zeros(self.n_actions, np.int8)
+    def _seat(self) -> int | None:
         state = self._state
-        if state is not None and state.decision is not None and agent == self.agent_selection:
-            mask[list(self._legal_actions())] = 1
-        return {"observation": self._last_obs[agent], "action_mask": mask}
+        return None if state is None or state.decision is None else state.decision.seat
 
-    def _observe(self, view: Any) -> np.ndarray:
+    def _observation(self) -> np.ndarray:
+        return self._observe(self._state.decision.view)  # type: ignore[union-attr]
+
+    def _legal(self) -> list[int]:
+        """The legal actions, lowest first (an illegal action plays the lowest)."""
+        return sorted({self.action_of(move) for move in self._state.decision.options})  # type: ignore[union-attr]
+
+    def _apply(self, action: int) -> None:
+        self._state.apply(self.move_of(action))  # type: ignore[union-attr]
+        self._roll()
+
+    def _totals(self) -> list[int]:
+        return [score["total"] for score in self._state.scores()]  # type: ignore[union-attr]
+
+    def _observe(self, view) -> np.ndarray:
         layout, cells = self.rules.layout, self.rows * self.cols
         board = np.zeros((cells, len(BUILDINGS) + 1), np.float32)
         for index, mask in enumerate(view.board.masks):

@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from ..rules.game import GameResult
 from ..rules.variant import Variant
-from .aec import MAX_SEED, is_legal_action
+from .stepped import MAX_SEED, action_index
 from .encoding import Decision, layout_for
 from .session import GameSession, SessionOwner
 
@@ -61,7 +61,7 @@ class SoloEnv(SessionOwner, gym.Env):
             raise RuntimeError("the game is over: call reset()")
         decision = session.pending
         assert isinstance(decision, Decision)
-        illegal = not is_legal_action(decision, action)
+        illegal = action_index(action) not in decision.actions
         session.answer(decision.option(decision.actions[0] if illegal else action))
         reward, info = self._advance()
         if illegal:

@@ -48,12 +48,14 @@ from typing import Callable
 import numpy as np
 
 from ..analysis import plots
+from ..messages import shown
 from ..rules.game import Game, Seat
 from ..rules.variant import Variant
 from ..sim.chunks import game_seeds
 from ..sim.guard import loky_config
 from ..sim.results import output_error
 from ..strategies.learned import LearnedStrategy
+from ..strategy import builtin_strategies, parse_strategy
 from .archive import ArchiveError, BoundedNpz
 from .features import Layout
 from .model import MAX_MODEL_BYTES, ModelError, ValueModel, finite_weights, layout_for, read_json
@@ -67,6 +69,13 @@ CURVE_PLOT = "curve.png"
 CHECKPOINT_SECONDS = 300.0
 """A checkpoint at least this often (wall time) between evaluation points."""
 CURVE_COLUMNS = ("games", "seconds", "mean_score", "ci_low", "ci_high", "refusal_end_share", "mean_turns")
+"""The columns every learning-curve point has: `mean_score` is the learner's own
+score (seat 0), with its 95% interval."""
+MATCH_COLUMNS = ("opponent_score", "margin", "margin_low", "margin_high", "win_share")
+"""The columns of a point whose games seat an opponent (`eval_opponent`): its
+mean score, the learner's mean paired margin over the opponents' mean with
+its 95% interval, and the learner's share of wins (a tie for first shared)."""
+SELF = "self"
 
 
 MAX_SEED = 2**63 - 1
@@ -93,10 +102,24 @@ class TrainSettings:
     round_games: int = 20
     eval_every: int = 2000
     eval_games: int = 200
+    opponents: tuple[str, ...] = ()
+    """Who the learner trains against: () for self-play (every seat the learner,
+    playing greedily on the same weights: with the same cards they write the
+    same sheets, every race tied), else built-in strategies: seat 0 learns and
+    seat j of training game g plays ``opponents[(g + j - 1) % len(opponents)]``."""
+    eval_opponent: str = "heuristic"
+    """Who the learner meets in the learning curve's games (two players or
+    more: seat 0 learned, every other seat this strategy), so that no mirror
+    inflates the curve; "self" seats the learner everywhere (a mirror: the
+    curve of checkpoints made before this setting existed)."""
 
     def check(self) -> None:
         if self.players < 1:
             raise TrainingError("training needs at least one player")
+        for name in (*self.opponents, *([] if self.eval_opponent == SELF else [self.eval_opponent])):
+            if name not in builtin_strategies():
+                known = ", ".join(sorted(builtin_strategies()))
+                raise TrainingError(f"strategy {shown(name)} is not a built-in strategy (built-ins: {known})")
         for rate in (self.rate, *(r for _, r in self.rate_after)):
             if not 0 < rate <= 10:
                 raise TrainingError(f"a learning rate must be in (0, 10], got {rate}")
@@ -172,6 +195,10 @@ class TrainingState:
                  "--rate", f"{s.rate:g}", "--trace-decay", f"{s.trace_decay:g}", "--shards", str(s.shards),
                  "--round-games", str(s.round_games), "--eval-every", str(s.eval_every),
                  "--eval-games", str(s.eval_games)]
+        if s.opponents:
+            words += ["--opponents", ",".join(s.opponents)]
+        if s.eval_opponent != "heuristic":
+            words += ["--eval-opponent", s.eval_opponent]
         for start, rate in s.rate_after:
             words += ["--rate-after", f"{start}:{rate:g}"]
         return " ".join(words)
@@ -184,9 +211,17 @@ def variant_from_record(record: dict) -> Variant:
     return Variant.with_overrides(record.get("overrides"), **switches)
 
 
-def _seats(model: ValueModel, players: int, trace: bool) -> list[Seat]:
-    return [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
-            for i in range(players)]
+def _seats(model: ValueModel, players: int, trace: bool, opponents: tuple[str, ...] = (), game: int = 0
+           ) -> list[Seat]:
+    """The seats of training or evaluation game `game`: the learner everywhere
+    without `opponents`, else the learner at seat 0 and the opponents in turn."""
+    learners = players if not opponents else 1
+    seats = [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
+             for i in range(learners)]
+    for seat in range(learners, players):
+        name = opponents[(game + seat - 1) % len(opponents)]
+        seats.append(Seat(f"{name}-{seat}", name, parse_strategy(name)))
+    return seats
 
 
 def td_targets(values: list[float], final: float, trace_decay: float) -> np.ndarray:
@@ -205,7 +240,7 @@ def td_targets(values: list[float], final: float, trace_decay: float) -> np.ndar
 def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_decay: float) -> None:
     """Move each seat's visited weights toward their TD(lambda) returns (in place)."""
     for seat, strategy in enumerate(game.strategies):
-        trace = strategy.trace
+        trace = getattr(strategy, "trace", None)  # opponents keep none
         if not trace:
             continue
         final = float(result.scores[seat]["total"])
@@ -217,19 +252,19 @@ def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_
 
 
 def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-               seeds: list[int], rate: float, trace_decay: float,
-               kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Play and learn from `seeds` in order, starting from `weights` (the
-    round's) with the shard's `kept` own weights of an open round set in;
-    returns the shard's own weights where they differ from `weights`, as
-    (indices, values)."""
+               games: list[tuple[int, int]], rate: float, trace_decay: float,
+               kept: tuple[np.ndarray, np.ndarray] | None = None,
+               opponents: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Play and learn from `games` (training game index, seed) in order,
+    starting from `weights` (the round's) with the shard's `kept` own weights
+    of an open round set in; returns the shard's own weights where they
+    differ from `weights`, as (indices, values)."""
     own = np.array(weights, dtype=np.float64)
     if kept is not None:
         own[kept[0]] = kept[1]
     model = ValueModel(Layout(*layout_args), own)
-    seats = _seats(model, players, trace=True)
-    for seed in seeds:
-        game = Game(variant, seats, seed)
+    for index, seed in games:
+        game = Game(variant, _seats(model, players, True, opponents, index), seed)
         result = game.play()
         learn_from_game(own, game, result, rate, trace_decay)
     changed = np.flatnonzero(own - weights)
@@ -237,15 +272,20 @@ def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, player
 
 
 def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-             seeds: list[int]) -> list[tuple[float, int, bool]]:
-    """(mean seat score, turns, ended on refusals) of each evaluation game."""
+             seeds: list[int], opponent: str = SELF) -> list[tuple[float, int, bool, list[float]]]:
+    """(the learner's score, turns, ended on refusals, the other seats'
+    scores) of each evaluation game: with an `opponent`, the learner sits at
+    seat 0 and the opponent at every other seat; with "self" the learner
+    sits everywhere and its score is the seats' mean."""
     model = ValueModel(Layout(*layout_args), np.asarray(weights, dtype=np.float64))
-    seats = _seats(model, players, trace=False)
+    seats = _seats(model, players, False, () if opponent == SELF else (opponent,))
     out = []
     for seed in seeds:
         result = Game(variant, seats, seed).play()
-        out.append((float(np.mean([s["total"] for s in result.scores])), result.turns,
-                    "refusals" in result.end_reasons))
+        totals = [float(s["total"]) for s in result.scores]
+        own = float(np.mean(totals)) if opponent == SELF else totals[0]
+        out.append((own, result.turns, "refusals" in result.end_reasons,
+                    [] if opponent == SELF else totals[1:]))
     return out
 
 
@@ -341,11 +381,12 @@ def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, var
     began = opened.games if opened is not None else state.games
     owns = list(opened.shards) if opened is not None else [None] * settings.shards
     seeds = game_seeds(settings.seed, state.games, end)
-    dealt = [[seed for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
+    dealt = [[(index, seed) for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
              for shard in range(settings.shards)]
     playing = [shard for shard in range(settings.shards) if dealt[shard]]
     played = parallel(delayed(play_shard)(base, layout_args, variant, settings.players, dealt[shard],
-                                          settings.rate_at(began), settings.trace_decay, owns[shard])
+                                          settings.rate_at(began), settings.trace_decay, owns[shard],
+                                          settings.opponents)
                       for shard in playing)
     for shard, own in zip(playing, played):
         owns[shard] = own
@@ -365,18 +406,35 @@ def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs) -> N
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
     parts = max(1, min(jobs, len(eval_seeds)))
     chunks = [eval_seeds[i::parts] for i in range(parts)]
-    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk)
+    opponent = settings.eval_opponent if settings.players > 1 else SELF
+    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk, opponent)
                        for chunk in chunks)
     rows = [row for part in results for row in part]
     scores = np.array([r[0] for r in rows])
-    half = 1.96 * scores.std(ddof=1) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
-    state.curve.append({
+    low, high = _interval(scores)
+    point = {
         "games": state.games, "seconds": round(state.seconds, 1),
-        "mean_score": round(float(scores.mean()), 3),
-        "ci_low": round(float(scores.mean() - half), 3), "ci_high": round(float(scores.mean() + half), 3),
+        "mean_score": round(float(scores.mean()), 3), "ci_low": round(low, 3), "ci_high": round(high, 3),
         "refusal_end_share": round(float(np.mean([r[2] for r in rows])), 4),
         "mean_turns": round(float(np.mean([r[1] for r in rows])), 2),
-    })
+    }
+    if opponent != SELF:
+        others = np.array([r[3] for r in rows])
+        margins = scores - others.mean(axis=1)
+        low, high = _interval(margins)
+        best = others.max(axis=1)
+        wins = np.where(scores > best, 1.0, np.where(scores == best, 1.0 / (1 + (others == best[:, None]).sum(axis=1)),
+                                                     0.0))
+        point.update({"opponent_score": round(float(others.mean()), 3), "margin": round(float(margins.mean()), 3),
+                      "margin_low": round(low, 3), "margin_high": round(high, 3),
+                      "win_share": round(float(wins.mean()), 4)})
+    state.curve.append(point)
+
+
+def _interval(values: np.ndarray) -> tuple[float, float]:
+    """The mean's normal 95% interval (the mean itself for one value)."""
+    half = 1.96 * values.std(ddof=1) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return float(values.mean() - half), float(values.mean() + half)
 
 
 # ------------------------------------------------------------- the folder
@@ -431,15 +489,21 @@ def _plots():
     return plots
 
 
+def curve_columns(curve: list[dict]) -> tuple[str, ...]:
+    """The columns of a curve's CSV: the match columns when a point has them."""
+    return CURVE_COLUMNS + (MATCH_COLUMNS if any(MATCH_COLUMNS[0] in row for row in curve) else ())
+
+
 def _write_curve(curve: list[dict], folder: Path, plot: bool = True) -> None:
-    lines = [",".join(CURVE_COLUMNS)]
-    lines += [",".join(str(row[c]) for c in CURVE_COLUMNS) for row in curve]
+    columns = curve_columns(curve)
+    lines = [",".join(columns)]
+    lines += [",".join("" if row.get(c) is None else str(row[c]) for c in columns) for row in curve]
     (folder / CURVE).write_text("\n".join(lines) + "\n", encoding="utf-8")
     plots = _plots() if plot and curve else None
     if plots is not None:
         import pandas as pd
 
-        plots.learning_curve_plot(pd.DataFrame(curve, columns=list(CURVE_COLUMNS)), folder / CURVE_PLOT)
+        plots.learning_curve_plot(pd.DataFrame(curve, columns=list(columns)), folder / CURVE_PLOT)
 
 
 MAX_CHECKPOINT_GAMES = 10**9
@@ -512,6 +576,14 @@ def _state_from(saved: object) -> TrainingState:
     for name in ("rate", "trace_decay"):
         if name in fields:
             _typed(fields, name, float)
+    if "eval_opponent" not in fields:
+        fields["eval_opponent"] = SELF  # a checkpoint from before the setting: its curve is self-play's
+    if not isinstance(fields["eval_opponent"], str):
+        raise TrainingError("settings.eval_opponent: must be a text")
+    opponents = fields.get("opponents", [])
+    if not isinstance(opponents, list) or not all(isinstance(name, str) for name in opponents):
+        raise TrainingError("settings.opponents: must be a list of strategy names")
+    fields["opponents"] = tuple(opponents)
     steps = fields.get("rate_after", [])
     if not isinstance(steps, list) or not all(isinstance(step, list) and len(step) == 2 and _is(step[0], int)
                                               and _is(step[1], float) for step in steps):
@@ -527,7 +599,8 @@ def _state_from(saved: object) -> TrainingState:
         raise TrainingError(f"games: must be 0 to {MAX_CHECKPOINT_GAMES}, got {games}")
     seconds = _typed(saved, "seconds", float)
     curve = _typed(saved, "curve", list)
-    if not all(isinstance(row, dict) and all(_is(row.get(c), float) for c in CURVE_COLUMNS) for row in curve):
+    if not all(isinstance(row, dict) and all(_is(row.get(c), float) for c in CURVE_COLUMNS)
+               and all(_is(row[c], float) for c in MATCH_COLUMNS if c in row) for row in curve):
         raise TrainingError(f"curve: every point must hold the numbers {', '.join(CURVE_COLUMNS)}")
     commands = saved.get("commands", [])
     if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
@@ -536,7 +609,8 @@ def _state_from(saved: object) -> TrainingState:
     if not isinstance(config, str):
         raise TrainingError("config: must be a text")
     return TrainingState(settings, np.empty(0), games, float(seconds),
-                         [{c: row[c] for c in CURVE_COLUMNS} for row in curve], commands, config)
+                         [{c: row[c] for c in CURVE_COLUMNS + MATCH_COLUMNS if c in row} for row in curve],
+                         commands, config)
 
 
 def _is(value: object, kind: type) -> bool:
@@ -560,4 +634,4 @@ def _typed(mapping: dict, key: str, kind: type):
 
 
 __all__ = ["TrainSettings", "TrainingState", "TrainingError", "ModelError", "train", "new_state", "load_state",
-           "td_targets", "learn_from_game", "CURVE_COLUMNS"]
+           "td_targets", "learn_from_game", "CURVE_COLUMNS", "MATCH_COLUMNS", "curve_columns"]

@@ -41,6 +41,10 @@ from .tracing import Tracer
 from .watchdog import Watchdog
 
 
+END_SECONDS = 5.0
+"""How long a worker that has sent all its chunks may take to exit before it is killed."""
+
+
 def can_fork() -> bool:
     """Whether this platform forks processes (POSIX): the supervised worker needs it."""
     return "fork" in multiprocessing.get_all_start_methods()
@@ -83,7 +87,10 @@ def _worker_chunks(spec: Any, bounds: list[tuple[int, int]], record: bool, table
         with Watchdog(spec, lambda: [(trace, worker.pid)], blamed):
             while True:
                 message = _next_message(receiver, worker.sentinel)
-                if message is None or message[0] == "end":
+                if message is not None and message[0] == "end":
+                    worker.join(END_SECONDS)  # it flushes what its strategies printed, then exits
+                    return
+                if message is None:
                     return
                 if message[0] == "raise":
                     raise message[1]

@@ -48,10 +48,11 @@ class Tracer:
         finally:
             os.close(fd)
 
-    def mark(self, game: int, seat: int, turn: int, hook: str, timed: bool = True) -> None:
-        """A strategy call begins (`timed`), or the process is at a place of the game."""
-        TRACE.pack_into(self.map, 0, game, seat, turn, time.monotonic() if timed else 0.0,
-                        hook.encode("utf-8")[:32])
+    def mark(self, game: int, seat: int, turn: int, hook: str | bytes, timed: bool = True) -> None:
+        """A strategy call begins (`timed`), or the process is at a place of the game
+        (`hook` as text, or as its UTF-8 bytes when the caller keeps them)."""
+        name = hook if isinstance(hook, bytes) else hook.encode("utf-8")[:32]
+        TRACE.pack_into(self.map, 0, game, seat, turn, time.monotonic() if timed else 0.0, name)
 
     def returned(self) -> None:
         """The strategy call under way has returned."""
@@ -70,9 +71,9 @@ def read_trace(path: Path) -> Where | None:
 
 
 class Traced:
-    """A strategy whose hooks first tell the tracer who is asked what, and when."""
-
-    __slots__ = ("_strategy", "_seat", "_game", "_tracer")
+    """A strategy whose hooks first tell the tracer who is asked what, and when.
+    Each hook's traced wrapper is made once and kept on the instance, so later
+    calls find it without coming through `__getattr__`."""
 
     def __init__(self, strategy: Any, seat: int, game: int, tracer: Tracer) -> None:
         self._strategy, self._seat, self._game, self._tracer = strategy, seat, game, tracer
@@ -81,13 +82,16 @@ class Traced:
         attr = getattr(self._strategy, name)
         if not name.startswith("choose_") or not callable(attr):
             return attr
+        mark, returned = self._tracer.mark, self._tracer.returned
+        game, seat, hook = self._game, self._seat, name.encode("utf-8")[:32]
 
         def traced(*args: Any, **kwargs: Any) -> Any:
             turn = getattr(args[0], "turn", -1) if args else -1
-            self._tracer.mark(self._game, self._seat, turn if isinstance(turn, int) else -1, name)
+            mark(game, seat, turn if isinstance(turn, int) else -1, hook)
             try:
                 return attr(*args, **kwargs)
             finally:
-                self._tracer.returned()
+                returned()
 
+        setattr(self, name, traced)
         return traced
