@@ -159,3 +159,20 @@ def test_every_registered_game_hands_out_a_state_to_step(name, params, seats):
     assert isinstance(state, State) and state.is_over
     assert len(state.scores()) == seats
     assert set(game.categories) <= set(state.scores()[0])
+
+
+def test_every_game_raises_the_one_strategy_error_of_the_contract():
+    """Welcome To and Shake That City report a failing strategy with the same
+    class and fields; a game played in rounds names the round."""
+    import pickle
+
+    from welcometo_sim.games import contract
+    from welcometo_sim.games import shake_that_city
+    from welcometo_sim.rules import game as welcome_to_game
+
+    assert welcome_to_game.StrategyError is contract.StrategyError is shake_that_city.StrategyError
+    error = contract.StrategyError("mine.py:Bot", 2, 77, 5, "raised ValueError: no", unit="round")
+    assert str(error) == "strategy 'mine.py:Bot' (seat 2) raised ValueError: no in game seed 77, round 5"
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.strategy, copy.seat, copy.seed, copy.turn, copy.problem, copy.unit, copy.round) == \
+        ("mine.py:Bot", 2, 77, 5, "raised ValueError: no", "round", 5)

@@ -271,8 +271,9 @@ class SubMove(Move):
     (lambda m: 1 / 0, "raised ZeroDivisionError"),
 ])
 def test_an_answer_that_is_not_an_option_is_a_strategy_error(make, problem):
-    with pytest.raises(StrategyError, match=rf"strategy 'answer' \(seat 0\) in game seed 3, round 1: .*{problem}"):
+    with pytest.raises(StrategyError, match=rf"strategy 'answer' \(seat 0\) .*{problem}.* in game seed 3, round 1$") as raised:
         play_game([Answer(make), "random"], 3)
+    assert (raised.value.seat, raised.value.seed, raised.value.turn, raised.value.unit) == (0, 3, 1, "round")
 
 
 def test_numpy_values_in_an_answer_count_as_plain_ones():

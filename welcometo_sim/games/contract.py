@@ -34,6 +34,27 @@ CHANCE = -1
 """The seat of a decision the game takes itself (chance)."""
 
 
+class StrategyError(RuntimeError):
+    """A strategy raised, answered something that is not one of its options,
+    overran its move timeout or ended its process: which strategy, at which
+    seat, in which game (its seed) and where in it (`turn`, which a game whose
+    steps are rounds calls a round: `unit`), and the `problem` in a few words.
+    The one error of every game, so the machinery reports them all alike."""
+
+    def __init__(self, strategy: str, seat: int, seed: int, turn: int, problem: str, unit: str = "turn") -> None:
+        super().__init__(f"strategy {strategy!r} (seat {seat}) {problem} in game seed {seed}, {unit} {turn}")
+        self.strategy, self.seat, self.seed, self.turn, self.problem, self.unit = \
+            strategy, seat, seed, turn, problem, unit
+
+    @property
+    def round(self) -> int:
+        """`turn`, under the name of games played in rounds."""
+        return self.turn
+
+    def __reduce__(self):  # keeps the fields when a worker process sends it back
+        return (type(self), (self.strategy, self.seat, self.seed, self.turn, self.problem, self.unit))
+
+
 @runtime_checkable
 class State(Protocol):
     """A game in progress (see the module's docstring)."""

@@ -22,7 +22,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..games.contract import CHANCE
+from ..games.contract import CHANCE, StrategyError
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .evaluation.plan_progress import share_memos
@@ -36,17 +36,6 @@ from .sheet import Sheet
 from .variant import Variant
 
 RECORD_FORMAT = "welcometo-sim/game/1"
-
-
-class StrategyError(RuntimeError):
-    """A strategy raised or answered something that is not among its legal options."""
-
-    def __init__(self, strategy: str, seat: int, seed: int, turn: int, problem: str) -> None:
-        super().__init__(f"strategy {strategy!r} (seat {seat}) {problem} in game seed {seed}, turn {turn}")
-        self.strategy, self.seat, self.seed, self.turn, self.problem = strategy, seat, seed, turn, problem
-
-    def __reduce__(self):  # keeps the fields when a worker process sends it back
-        return (type(self), (self.strategy, self.seat, self.seed, self.turn, self.problem))
 
 
 class Seat(NamedTuple):

@@ -275,11 +275,13 @@ def play_other(spec: RunSpec, index: int, seed: int) -> Any:
     seated = spec.seated(index)
     try:
         return game.play([p.strategy.seat(p.name) for p in seated], seed)
-    except Exception as exc:  # noqa: BLE001 - whatever a strategy raised, named with its game
-        seat = getattr(exc, "seat", -1)
-        strategy = seated[seat].strategy.id if 0 <= seat < len(seated) else "?"
-        problem = str(exc).split(": ", 1)[-1] if hasattr(exc, "round") else f"raised {describe(exc)}"
-        raise StrategyError(strategy, seat, seed, getattr(exc, "round", 0), problem) from None
+    except StrategyError as exc:  # named as the run names the seat's strategy
+        seat = exc.seat
+        strategy = seated[seat].strategy.id if 0 <= seat < len(seated) else exc.strategy
+        raise StrategyError(strategy, seat, seed, exc.turn, exc.problem, exc.unit) from None
+    except Exception as exc:  # noqa: BLE001 - whatever else a strategy raised, named with its game
+        ids = "/".join(p.strategy.id for p in seated)
+        raise StrategyError(ids, -1, seed, 0, f"raised {describe(exc)}") from None
 
 
 def _store_other_game(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from ...rules import record_format
-from ..contract import CHANCE
+from ..contract import CHANCE, StrategyError
 from .board import Board, Move
 from .data import BUILDINGS, DataError
 from .moves import View, allowed_buildings, legal_moves, read_only
@@ -28,15 +28,6 @@ from .strategies import Replayer, seat_strategies
 
 GAME_NAME = "shake-that-city"
 RECORD_VERSION = 1
-
-
-class StrategyError(RuntimeError):
-    """A strategy raised or answered something that is not one of its options."""
-
-    def __init__(self, strategy: str, seed: int, round_: int, seat: int, problem: str) -> None:
-        super().__init__(f"strategy {strategy!r} (seat {seat}) in game seed {seed}, "
-                         f"round {round_}: {problem}")
-        self.strategy, self.seed, self.round, self.seat = strategy, seed, round_, seat
 
 
 class ReplayError(ValueError):
@@ -353,12 +344,12 @@ def _ask(player, view: View, offered: list, state: GameState) -> Any:
     try:
         answer = player.strategy.choose(view, offered[:])
     except Exception as exc:  # a strategy's own failure, reported with where it happened
-        raise StrategyError(player.strategy.name, state.seed, round_, seat,
-                            f"raised {exc.__class__.__name__}: {exc}") from exc
+        raise StrategyError(player.strategy.name, seat, state.seed, round_,
+                            f"raised {exc.__class__.__name__}: {exc}", unit="round") from exc
     try:
         return _match(answer, state._options[seat])
     except ValueError as exc:
-        raise StrategyError(player.strategy.name, state.seed, round_, seat, str(exc)) from None
+        raise StrategyError(player.strategy.name, seat, state.seed, round_, str(exc), unit="round") from None
 
 
 def _result(table: _Table, players, seed: int) -> GameResult:
@@ -468,9 +459,9 @@ def _checked_play(seats, seed, rules: Rules, rounds) -> GameResult:
     except StrategyError as exc:
         if exc.__cause__ is not None:  # the Replayer could not read the recorded move at all
             raise RecordFormatError(f"rounds[{exc.round - 1}].moves[{exc.seat}]: cannot be read "
-                                    f"({str(exc).split(': ', 1)[-1]})") from None
+                                    f"({exc.problem})") from None
         raise ReplayError(f"round {exc.round}, seat {exc.seat}: the recorded move is not legal "
-                          f"({str(exc).split(': ', 1)[-1]})") from None
+                          f"({exc.problem})") from None
     for number, (mine, theirs) in enumerate(zip(result.record["rounds"], rounds), start=1):
         if len(theirs["moves"]) != len(mine["moves"]):
             raise ReplayError(f"round {number}: {len(theirs['moves'])} moves for "
