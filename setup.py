@@ -3,7 +3,9 @@ compiles the modules the games spend their time in (`CORE_MODULES`: the
 rules engine, the move evaluator, the strategy base class and the random
 and greedy strategies) from their unchanged Python sources, and lists the
 packages (`strategies/` is installed as ``welcometo_sim.strategies``).
-Everything else is in pyproject.toml.
+It also builds the native modules (`welcometo_sim.native`: typed Cython
+written for speed, from ``.pyx`` sources, such as the learned evaluation's
+decision). Everything else is in pyproject.toml.
 
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
 compile (Cython rejects it, or no C compiler), the install goes on and those modules run as
@@ -127,6 +129,44 @@ def c_stamp(module: str, digest: str) -> str:
     return digest if ".".join(source.parts) == module else f"{digest} {module}"
 
 
+NATIVE_DIRECTIVES = {"language_level": 3}
+"""The native modules are typed Cython: their annotations and `cdef` types are meant."""
+
+REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
+"""Set (CI does) to make a native module that fails to build fail the install."""
+
+
+def native_extensions() -> list[Extension]:
+    """The native modules (`welcometo_sim.native.NATIVE_MODULES`), each from the
+    ``.pyx`` file of its name; none without Cython or when pure Python is
+    asked for. They are optional like the compiled core's (the Python
+    reference runs instead) unless REQUIRE_COMPILED is set, when a failed
+    build stops the install."""
+    if core["pure_python_requested"]() or not _cython_available():
+        return []
+    from Cython.Build import cythonize
+    required = bool(os.environ.get(REQUIRE_COMPILED, "").strip())
+    extensions = []
+    for name in NATIVE_MODULES:
+        source = Path(*name.split(".")).with_suffix(".pyx")
+        extensions += cythonize([Extension(name, [str(source)])], build_dir=str(C_FOLDER),
+                                compiler_directives=NATIVE_DIRECTIVES, quiet=True)
+    for extension in extensions:
+        extension.optional = not required
+    return extensions
+
+
+def _cython_available() -> bool:
+    try:
+        import Cython.Build  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+NATIVE_MODULES = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))["NATIVE_MODULES"]
+
+
 class BuildCore(build_ext):
     """build_ext that records the source digest of every module it compiled
     (the manifest `compiled_core.select_core` checks at import)."""
@@ -171,7 +211,8 @@ class BuildCore(build_ext):
         # without compiling when the module is newer than its C file, which
         # cythonize has just made again if the source changed.
         super().build_extension(ext)
-        self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
+        if ext.name in CYTHONIZED_FROM:  # a compiled core module (not a native one)
+            self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
 
 
 def _children_cpu() -> float:
@@ -189,5 +230,5 @@ PACKAGES = [*find_namespace_packages(include=["welcometo_sim", "welcometo_sim.*"
 ``welcometo_sim.strategies`` (`compiled_core.RENAMED_PACKAGES`): no top-level
 ``strategies`` package in site-packages."""
 
-setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=extensions,
+setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=[*extensions, *native_extensions()],
       cmdclass={"build_ext": BuildCore})

@@ -13,10 +13,9 @@ import importlib
 from types import ModuleType
 
 from ..compiled_core import pure_python_requested
+from .modules import NATIVE_MODULES
 
-NATIVE_MODULES = ("welcometo_sim.native.decision",)
-"""The native extension modules the build makes (setup.py compiles each
-from the ``.pyx`` file of the same name)."""
+__all__ = ["NATIVE_MODULES", "native_module", "native_status"]
 
 
 def native_module(name: str) -> ModuleType | None:
@@ -28,3 +27,17 @@ def native_module(name: str) -> ModuleType | None:
         return importlib.import_module(f"{__name__}.{name}")
     except ImportError:
         return None
+
+
+def native_status() -> dict[str, bool]:
+    """Whether each native module is built and importable (whatever
+    ``WTSIM_PURE_PYTHON`` says): {module name: built}."""
+    built = {}
+    for name in NATIVE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            built[name] = False
+        else:
+            built[name] = True
+    return built

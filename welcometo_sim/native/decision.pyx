@@ -13,14 +13,13 @@ fence masks and the bis spots it already computes); everything per
 candidate and per street variant runs in C.
 """
 
+from libc.stdint cimport int64_t
+
 import numpy as np
-cimport numpy as cnp
 
 from ..learning.features import sheet_rows
 
-cnp.import_array()
-
-ctypedef cnp.int64_t i64
+ctypedef int64_t i64
 ctypedef unsigned char u8
 
 # effect uses, as in evaluator.py
