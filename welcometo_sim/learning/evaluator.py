@@ -169,15 +169,12 @@ class Evaluator:
         requires the native module."""
         sheet = view.sheet
         real = [p for p in plays if p is not None]
-        fields = np.array([p[:5] for p in real], dtype=np.int64).reshape(len(real), 5)
-        kinds = np.array([_KIND_CODE.get(o.effect, NO_USE) for o in view.offers], dtype=np.int64)
-        kind = np.where(fields[:, 4] == 1, NO_USE, kinds[fields[:, 0]]) if real else np.zeros(0, np.int64)
         refusal = len(real) < len(plays)
         context = context_of(view)
-        refused_context = context_of(view, 1) if refusal else None
         play, use, args, values, features, variant_of, global_idx = _NATIVE.decide(
-            self.weights, self.layout, sheet, fields, np.ascontiguousarray(kind, dtype=np.int64), refusal,
-            context, refused_context, phase_of(context.turn), window_phase_of(context.turn))
+            self.weights, self.layout, sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
+            refusal, context, context_of(view, 1) if refusal else None, phase_of(context.turn),
+            window_phase_of(context.turn))
         scored = Scored(real, play, use, args, values, features, variant_of, global_idx)
         if sheet.board is not None:
             scored.values = values + self._board_points(sheet, scored)

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, auto_pickle=False
 """The learned evaluation's decision in typed code: `Evaluator.decision`
 (welcometo_sim/learning/evaluator.py, the reference) for all candidates of
 one decision in one call.
@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t
 
 import numpy as np
 
-from ..learning.features import sheet_rows
+from ..learning.features import _estate_values, _needs, static_rows
 
 ctypedef int64_t i64
 ctypedef unsigned char u8
@@ -59,6 +59,8 @@ cdef enum:
     PLAN_STATUS = 3
     PLAN_PROGRESS = 49
     MAX_WIDTH = 32
+    MAX_STREETS = 8
+    MAX_DECKS = 8
 
 cdef i64[19] ROOM_BUCKETS = [0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]
 cdef i64[8] BUILT_CODES = [7, 8, 9, 9, 10, 10, 10, 10]
@@ -161,11 +163,11 @@ cdef class _Builder:
         return at
 
 
-cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, const i64[::1] masks,
+cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, _Sheet sheet,
                   const i64[:, ::1] play_rows) noexcept:
     """Surveyor: every fence slot, with every play of a surveyor offer
     (alone variants first, then the same-street merges, pair by pair)."""
-    cdef Py_ssize_t n_plays = fields.shape[0], n_streets = masks.shape[0]
+    cdef Py_ssize_t n_plays = fields.shape[0], n_streets = sheet.n_streets
     cdef Py_ssize_t p, s, k, slot_count = 0, first_alone, at
     cdef i64 slot_street[MAX_WIDTH * 8]
     cdef i64 slot_bit[MAX_WIDTH * 8]
@@ -176,8 +178,8 @@ cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, c
             break
     for s in range(n_streets):
         k = 0
-        while (masks[s] >> k) != 0:
-            if (masks[s] >> k) & 1:
+        while (sheet.fence_masks[s] >> k) != 0:
+            if (sheet.fence_masks[s] >> k) & 1:
                 slot_street[slot_count] = s
                 slot_bit[slot_count] = k
                 slot_count += 1
@@ -206,34 +208,33 @@ cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, c
                 out.table[at, slot_street[k]] = first_alone + k
 
 
-cdef void _estates(_Builder out, const i64[::1] kind, const i64[::1] sizes,
-                   const i64[:, ::1] play_rows) noexcept:
+cdef void _estates(_Builder out, const i64[::1] kind, _Sheet sheet, const i64[:, ::1] play_rows) noexcept:
     """Real estate: every column with a box left, with every play of a real-estate offer."""
     cdef Py_ssize_t p, k
-    if sizes.shape[0] == 0:
+    if sheet.n_sizes == 0:
         return
     for p in range(kind.shape[0]):
         if kind[p] != USE_ESTATE:
             continue
-        for k in range(sizes.shape[0]):
-            out.row(play_rows, p, USE_ESTATE, sizes[k] + 1, 0, 0, sizes[k], 0, 0)
+        for k in range(sheet.n_sizes):
+            out.row(play_rows, p, USE_ESTATE, sheet.sizes[k] + 1, 0, 0, sheet.sizes[k], 0, 0)
 
 
 cdef void _parks_and_pools(_Builder out, const i64[:, ::1] fields, const i64[::1] kind,
-                           const u8[::1] can_park, const u8[:, ::1] pool_open,
+                           _Sheet sheet,
                            const i64[:, ::1] play_rows) noexcept:
     """Landscaper (a park on the written street) and pool (the written pool house)."""
     cdef Py_ssize_t p, at, variant
     cdef i64 street, house
     for p in range(kind.shape[0]):
         street, house = fields[p, 1], fields[p, 2]
-        if kind[p] == USE_PARK and can_park[street]:
+        if kind[p] == USE_PARK and sheet.can_park[street]:
             variant = out.spec(street, house, fields[p, 3], -1, 1, -1, -1, -1)
             at = out.row(play_rows, p, USE_PARK, street, 0, 0, -1, 0, 0)
             out.table[at, street] = variant
     for p in range(kind.shape[0]):
         street, house = fields[p, 1], fields[p, 2]
-        if kind[p] == USE_POOL and pool_open[street, house]:
+        if kind[p] == USE_POOL and sheet.pool_open[street][house]:
             variant = out.spec(street, house, fields[p, 3], -1, 0, house, -1, -1)
             at = out.row(play_rows, p, USE_POOL, street, house, 0, -1, 0, 0)
             out.table[at, street] = variant
@@ -279,37 +280,86 @@ cdef void _bis(_Builder out, const i64[:, ::1] fields, const i64[::1] bis_from,
 
 
 # ------------------------------------------------------------- street features
-cdef class _Streets:
-    """The base street rows of the sheet (features.sheet_rows) and the layout's
-    per-street tables, typed."""
+cdef class _Sheet:
+    """What a decision needs of the sheet, read once into C arrays: its
+    streets as features.sheet_rows pads them (a padded house is a
+    roundabout behind a fence), the layout's per-street tables, and what
+    the effects may do (fence slots, estate columns, parks, pools)."""
 
-    cdef const i64[:, ::1] numbers
-    cdef const u8[:, ::1] rounds, bis, fences, pools, used, pool_house
-    cdef const i64[::1] parks
-    cdef const i64[:, ::1] park_points
+    cdef i64 numbers[MAX_STREETS][MAX_WIDTH]
+    cdef u8 rounds[MAX_STREETS][MAX_WIDTH]
+    cdef u8 bis[MAX_STREETS][MAX_WIDTH]
+    cdef u8 fences[MAX_STREETS][MAX_WIDTH]
+    cdef u8 pools[MAX_STREETS][MAX_WIDTH]
+    cdef u8 used[MAX_STREETS][MAX_WIDTH]
+    cdef u8 pool_house[MAX_STREETS][MAX_WIDTH]
+    cdef u8 pool_open[MAX_STREETS][MAX_WIDTH]
+    cdef i64 parks[MAX_STREETS]
+    cdef u8 can_park[MAX_STREETS]
+    cdef i64 park_points[MAX_STREETS][MAX_PARKS]
+    cdef i64 fence_masks[MAX_STREETS]
+    cdef i64 sizes[6]
+    cdef i64 real_estate[6]
+    cdef Py_ssize_t n_sizes, n_streets, width, n_slots
     cdef const i64[:, ::1] window_base
     cdef const i64[::1] window_count, gap_base, run_base, park_base
-    cdef Py_ssize_t width
-
-    def __init__(self, rows, layout):
-        self.numbers = np.ascontiguousarray(rows.numbers)
-        self.rounds = np.ascontiguousarray(rows.roundabouts).view(np.uint8)
-        self.bis = np.ascontiguousarray(rows.bis).view(np.uint8)
-        self.fences = np.ascontiguousarray(rows.fences).view(np.uint8)
-        self.pools = np.ascontiguousarray(rows.pools).view(np.uint8)
-        self.used = np.ascontiguousarray(rows.used).view(np.uint8)
-        self.pool_house = np.ascontiguousarray(rows.pool_house).view(np.uint8)
-        self.parks = np.ascontiguousarray(rows.parks, dtype=np.int64)
-        self.park_points = np.ascontiguousarray(rows.park_points, dtype=np.int64)
-        self.window_base = layout.window_base
-        self.window_count = layout.window_count
-        self.gap_base = layout.gap_base
-        self.run_base = layout.run_base
-        self.park_base = layout.park_base
-        self.width = rows.numbers.shape[1]
 
 
-cdef void _street_features(_Streets base, const i64[::1] spec, i64 phase, i64 window_phase,
+cdef _Sheet _read_sheet(sheet, layout):
+    """The typed form of `sheet` for a decision under `layout`."""
+    cdef _Sheet out = _Sheet()
+    cdef Py_ssize_t s, h, n, width = layout.width, n_streets = len(sheet.numbers)
+    if width > MAX_WIDTH or n_streets > MAX_STREETS or len(sheet.real_estate) > 6:
+        raise ValueError(f"the native decision takes at most {MAX_STREETS} streets of {MAX_WIDTH} houses "
+                         f"and 6 estate sizes, not {n_streets} of {width} and {len(sheet.real_estate)}")
+    data = sheet.data
+    pool_house, park_points = static_rows(data, width)
+    cdef const u8[:, ::1] pool_here = pool_house.view(np.uint8)
+    cdef const i64[:, ::1] park_track = park_points
+    out.width, out.n_streets, out.n_slots = width, n_streets, 0
+    for s in range(n_streets):
+        numbers, rounds, bis = sheet.numbers[s], sheet.roundabouts[s], sheet.is_bis[s]
+        fences, pools, used = sheet.fences[s], sheet.pools[s], sheet.plan_use[s]
+        n = len(numbers)
+        for h in range(width):
+            out.pool_house[s][h] = pool_here[s, h]
+            if h < n:
+                number = numbers[h]
+                out.numbers[s][h] = -1 if number is None else number
+                out.rounds[s][h] = bool(rounds[h])
+                out.bis[s][h] = bool(bis[h])
+                out.pools[s][h] = bool(pools[h])
+                out.used[s][h] = bool(used[h])
+            else:
+                out.numbers[s][h] = -1
+                out.rounds[s][h] = 1
+                out.bis[s][h] = out.pools[s][h] = out.used[s][h] = 0
+            out.pool_open[s][h] = out.pool_house[s][h] and not out.pools[s][h]
+            out.fences[s][h] = bool(fences[h]) if h < n - 1 else 1
+        for h in range(MAX_PARKS):
+            out.park_points[s][h] = park_track[s, h]
+        out.parks[s] = sheet.parks[s]
+        out.can_park[s] = sheet.parks[s] < len(data.park_tracks[s]) - 1
+        out.fence_masks[s] = sheet.fence_mask(s)
+        out.n_slots += int(out.fence_masks[s]).bit_count()
+    tracks = data.real_estate_tracks
+    out.n_sizes = 0
+    for s, crossed in enumerate(sheet.real_estate):
+        out.real_estate[s] = crossed
+        if crossed < len(tracks[s]) - 1:
+            out.sizes[out.n_sizes] = s
+            out.n_sizes += 1
+    for s in range(len(sheet.real_estate), 6):
+        out.real_estate[s] = 0
+    out.window_base = layout.window_base
+    out.window_count = layout.window_count
+    out.gap_base = layout.gap_base
+    out.run_base = layout.run_base
+    out.park_base = layout.park_base
+    return out
+
+
+cdef void _street_features(_Sheet base, const i64[::1] spec, i64 phase, i64 window_phase,
                            i64* features, i64* counts, i64* park_points) noexcept:
     """features.street_features of one street variant: its base street with
     `spec` applied. Writes its 3W - 1 feature indices, its 20 summary counts
@@ -328,12 +378,12 @@ cdef void _street_features(_Streets base, const i64[::1] spec, i64 phase, i64 wi
     cdef i64 code[MAX_WIDTH]
     cdef i64 key, best, cut, parks
     for h in range(w):
-        numbers[h] = base.numbers[street, h]
-        rounds[h] = base.rounds[street, h]
-        bis[h] = base.bis[street, h]
-        pools[h] = base.pools[street, h]
+        numbers[h] = base.numbers[street][h]
+        rounds[h] = base.rounds[street][h]
+        bis[h] = base.bis[street][h]
+        pools[h] = base.pools[street][h]
     for h in range(w - 1):
-        fences[h] = base.fences[street, h]
+        fences[h] = base.fences[street][h]
     if spec[WRITE_HOUSE] >= 0:
         numbers[spec[WRITE_HOUSE]] = spec[WRITE_NUMBER]
     if spec[FENCE] >= 0:
@@ -418,7 +468,7 @@ cdef void _street_features(_Streets base, const i64[::1] spec, i64 phase, i64 wi
                 dead = True
             if rounds[h]:
                 has_round = True
-            if base.used[street, h]:
+            if base.used[street][h]:
                 has_used = True
         if not has_round:
             runs[start] = (base.run_base[street]
@@ -435,11 +485,11 @@ cdef void _street_features(_Streets base, const i64[::1] spec, i64 phase, i64 wi
 
     features[3 * w - 2] = base.park_base[street] + phase * MAX_PARKS + imin(parks, MAX_PARKS - 1)
     for h in range(w):
-        if base.pool_house[street, h]:
+        if base.pool_house[street][h]:
             counts[POOLS_BUILT] += pools[h]
             if empty[h] and room[h] > 0:
                 counts[POOLS_POSSIBLE] += 1
-    park_points[0] = base.park_points[street, imin(parks, MAX_PARKS - 1)]
+    park_points[0] = base.park_points[street][imin(parks, MAX_PARKS - 1)]
 
 
 # ------------------------------------------------------------- whole sheet
@@ -451,11 +501,11 @@ cdef class _Globals:
     cdef i64 phase, opponent_temps, constant, refused_constant
     cdef const i64[:, ::1] estate_values
     cdef const i64[::1] pool_track, bis_track
-    cdef const i64[::1] plan_start     # index of the plan column (the whole index unless it counts estates)
-    cdef const i64[::1] plan_counts    # 1: start + covered * 7 + reachable
-    cdef const i64[:, ::1] plan_need   # (decks, 6) estates needed per size
-    cdef const i64[::1] plan_needed    # estates the plan needs in all
-    cdef const i64[::1] plan_points    # points when covered (0: none)
+    cdef i64 plan_start[MAX_DECKS]    # index of the plan column (all of it unless it counts estates)
+    cdef u8 plan_counts[MAX_DECKS]    # 1: start + covered * 7 + reachable
+    cdef i64 plan_need[MAX_DECKS][6]  # estates needed per size
+    cdef i64 plan_needed[MAX_DECKS]   # estates the plan needs in all (-1: no points to claim here)
+    cdef i64 plan_points[MAX_DECKS]   # points when covered
     cdef Py_ssize_t decks
 
 
@@ -483,7 +533,7 @@ cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate
             continue
         covered = reachable = 0
         for size in range(6):
-            need = g.plan_need[deck, size]
+            need = g.plan_need[deck][size]
             unused = counts[6 + size]
             covered += imin(need, unused)
             reachable += imin(need, unused + counts[12 + size])
@@ -493,83 +543,95 @@ cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate
     exact[0] = points
 
 
-def _track(values) -> np.ndarray:
-    return np.ascontiguousarray(values, dtype=np.int64)
+_TRACKS: dict = {}
+"""id(data) -> (data, pool track, bis track): a game's tracks as arrays, made
+once per data object (kept with them, so its id is not reused)."""
 
 
-cdef _Globals _globals(layout, context, refused_context, phase: int):
+cdef tuple _tracks(data):
+    found = _TRACKS.get(id(data))
+    if found is None or found[0] is not data:
+        if len(_TRACKS) > 64:
+            _TRACKS.clear()
+        found = _TRACKS[id(data)] = (data, np.array(data.pool_track, dtype=np.int64),
+                                     np.array(data.bis_track, dtype=np.int64))
+    return found
+
+
+cdef _Globals _globals(layout, context, refused_context, i64 phase):
     """The typed form of a decision's SheetContext (and of its refusal's, one refusal more)."""
-    from ..learning.features import _estate_values, _needs
     cdef _Globals g = _Globals()
+    cdef Py_ssize_t deck, size
     data = context.data
+    offsets = layout.offsets
     g.phase = phase
-    g.estate, g.pools, g.temps = layout.offset("estate"), layout.offset("pools"), layout.offset("temps")
-    g.bis, g.bias = layout.offset("bis"), layout.offset("bias")
-    g.roundabouts = layout.offset("roundabouts") + phase * 3 + min(context.roundabouts, 2)
+    g.estate, g.pools, g.temps = offsets["estate"], offsets["pools"], offsets["temps"]
+    g.bis, g.bias = offsets["bis"], offsets["bias"]
+    g.roundabouts = offsets["roundabouts"] + phase * 3 + min(context.roundabouts, 2)
     g.opponent_temps = context.opponent_temps
     g.estate_values = _estate_values(data)
-    g.pool_track, g.bis_track = _track(data.pool_track), _track(data.bis_track)
+    _, g.pool_track, g.bis_track = _tracks(data)
     roundabout_points = data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
-    for which, one in ((0, context), (1, refused_context)):
-        if one is None:
-            continue
-        column = (layout.offset("refusals") + (phase * 4 + min(one.refusals, 3)) * 4
-                  + min(one.opponent_refusals, 3))
-        constant = (one.plan_points - roundabout_points
-                    - data.refusal_track[min(one.refusals, len(data.refusal_track) - 1)])
-        if which:
-            g.refused_column, g.refused_constant = column, constant
-        else:
-            g.refusals_column, g.constant = column, constant
-    decks = len(context.plans)
-    start, counted = np.zeros(decks, np.int64), np.zeros(decks, np.int64)
-    need, needed = np.zeros((decks, 6), np.int64), np.full(decks, -1, np.int64)
-    points = np.zeros(decks, np.int64)
-    plan_base = layout.offset("plans")
-    for deck, spec in enumerate(context.plans):
+    refusal_track = data.refusal_track
+    g.refusals_column = offsets["refusals"] + (phase * 4 + min(context.refusals, 3)) * 4 \
+        + min(context.opponent_refusals, 3)
+    g.constant = context.plan_points - roundabout_points - refusal_track[min(context.refusals,
+                                                                              len(refusal_track) - 1)]
+    if refused_context is not None:
+        g.refused_column = offsets["refusals"] + (phase * 4 + min(refused_context.refusals, 3)) * 4 \
+            + min(refused_context.opponent_refusals, 3)
+        g.refused_constant = (refused_context.plan_points - roundabout_points
+                              - refusal_track[min(refused_context.refusals, len(refusal_track) - 1)])
+    plans = context.plans
+    g.decks = len(plans)
+    if g.decks > MAX_DECKS:
+        raise ValueError(f"the native decision takes at most {MAX_DECKS} plan decks, not {g.decks}")
+    plan_base = offsets["plans"]
+    for deck in range(g.decks):
+        spec = plans[deck]
+        g.plan_start[deck], g.plan_counts[deck], g.plan_needed[deck], g.plan_points[deck] = 0, 0, -1, 0
+        for size in range(6):
+            g.plan_need[deck][size] = 0
         plan_index = layout.plan_index.get(spec.id)
         if plan_index is None:
             continue
         if context.plan_done[deck]:
-            start[deck] = plan_base + plan_index * PLAN_STATUS * PLAN_PROGRESS
+            g.plan_start[deck] = plan_base + plan_index * PLAN_STATUS * PLAN_PROGRESS
             continue
         status = 1 if context.plan_high[deck] else 2
-        start[deck] = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
+        g.plan_start[deck] = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
         if spec.kind != "estates":
             continue
-        counted[deck] = 1
-        need[deck] = _needs(spec.estates)[0]
+        g.plan_counts[deck] = 1
+        need = _needs(spec.estates)
+        for size in range(6):
+            g.plan_need[deck][size] = need[0, size]
         if not spec.estate_filter:
-            needed[deck] = len(spec.estates)
-            points[deck] = spec.points[0] if context.plan_high[deck] else spec.points[1]
-    g.plan_start, g.plan_counts, g.plan_need, g.plan_needed, g.plan_points = start, counted, need, needed, points
-    g.decks = decks
+            g.plan_needed[deck] = len(spec.estates)
+            g.plan_points[deck] = spec.points[0] if context.plan_high[deck] else spec.points[1]
     return g
 
 
 # ------------------------------------------------------------------ decision
-def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, const i64[::1] kind,
-           bint refusal, context, refused_context, int phase, int window_phase):
+def decide(const double[::1] weights, layout, sheet, list real, list offer_kinds, bint refusal, context,
+           refused_context, i64 phase, i64 window_phase):
     """Evaluator.decision's arrays for one decision: (play, use, args, values,
     street features, variant_of, global features), the values before any
-    thematic board's points. `fields` are the real plays' (offer, street,
-    house, number, temp), `kind` their effect use codes (NO_USE for a temp)."""
+    thematic board's points. `real` are the plays (no refusal), `offer_kinds`
+    the effect use code of each offer (a temp play uses none)."""
     data = sheet.data
-    cdef Py_ssize_t n_streets = len(sheet.numbers), n_plays = fields.shape[0], p, s, k, v, c, j
-    cdef _Streets base = _Streets(sheet_rows(sheet, layout.width), layout)
-    cdef Py_ssize_t width = base.width
+    cdef _Sheet base = _read_sheet(sheet, layout)
+    cdef Py_ssize_t n_streets = base.n_streets, width = base.width, n_plays = len(real), p, s, k, v, c, j
+    cdef i64[:, ::1] fields = np.empty((n_plays, 5), dtype=np.int64)
+    cdef i64[::1] kind = np.empty(n_plays, dtype=np.int64)
+    cdef object play
+    for p in range(n_plays):
+        play = real[p]
+        for j in range(5):
+            fields[p, j] = play[j]
+        kind[p] = NO_USE if fields[p, 4] == 1 else offer_kinds[fields[p, 0]]
 
-    # what the effects may do on this sheet
-    masks = np.array([sheet.fence_mask(s) for s in range(len(sheet.fences))], dtype=np.int64)
-    tracks = data.real_estate_tracks
-    sizes = np.array([size for size, crossed in enumerate(sheet.real_estate) if crossed < len(tracks[size]) - 1],
-                     dtype=np.int64)
-    can_park = np.array([sheet.parks[s] < len(data.park_tracks[s]) - 1 for s in range(len(sheet.parks))],
-                        dtype=np.uint8)
-    pool_open = np.zeros((n_streets, width), dtype=np.uint8)
-    for s, houses in enumerate(data.pool_houses):
-        for h in houses:
-            pool_open[s, h] = not sheet.pools[s][h]
+    # the bis spots each bis play leaves (the rules' own listing)
     bis_from = np.zeros(n_plays + 1, dtype=np.int64)
     spots = []
     for p in range(n_plays):
@@ -577,10 +639,9 @@ def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, c
             spots += sheet.bis_options_after_write(fields[p, 1], fields[p, 2], fields[p, 3])
         bis_from[p + 1] = len(spots)
     bis_spots = np.array(spots, dtype=np.int64).reshape(len(spots), 3)
-    cdef i64 n_slots = sum(int(m).bit_count() for m in masks)
 
-    cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * n_slots) + len(spots) + 2
-    cdef Py_ssize_t max_rows = n_plays * (4 + n_slots + len(sizes)) + len(spots) + 1
+    cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * base.n_slots) + len(spots) + 2
+    cdef Py_ssize_t max_rows = n_plays * (4 + base.n_slots + base.n_sizes) + len(spots) + 1
     cdef _Builder out = _Builder(n_streets, max_specs, max_rows)
     for s in range(n_streets):
         out.spec(s, -1, -1, -1, 0, -1, -1, -1)
@@ -594,9 +655,9 @@ def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, c
     for p in range(n_plays):
         out.row(play_rows, p, NO_USE, 0, 0, 0, -1, temp_add if fields[p, 4] == 1 else 0, 0)
     if n_plays:
-        _fences(out, fields, kind, masks, play_rows)
-        _estates(out, kind, sizes, play_rows)
-        _parks_and_pools(out, fields, kind, can_park, pool_open, play_rows)
+        _fences(out, fields, kind, base, play_rows)
+        _estates(out, kind, base, play_rows)
+        _parks_and_pools(out, fields, kind, base, play_rows)
         _bis(out, fields, bis_from, bis_spots, play_rows)
     if refusal:
         out.row(play_rows, -1, NO_USE, 0, 0, 0, -1, 0, 0)
@@ -606,12 +667,11 @@ def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, c
     features_array = np.empty((n_variants, n_features), dtype=np.int64)
     cdef i64[:, ::1] features = features_array
     cdef i64[:, ::1] counts = np.empty((n_variants, COUNTS), dtype=np.int64)
-    cdef i64[::1] park_points = np.empty(n_variants, dtype=np.int64)
+    cdef i64 park_points
     cdef double[::1] street_value = np.empty(n_variants, dtype=np.float64)
     for v in range(n_variants):
-        _street_features(base, out.specs[v], phase, window_phase, &features[v, 0], &counts[v, 0],
-                         &park_points[v])
-        street_value[v] = pairwise_sum(weights, &features[v, 0], n_features) + <double>park_points[v]
+        _street_features(base, out.specs[v], phase, window_phase, &features[v, 0], &counts[v, 0], &park_points)
+        street_value[v] = pairwise_sum(weights, &features[v, 0], n_features) + <double>park_points
 
     # every candidate's whole-sheet features and value
     cdef _Globals g = _globals(layout, context, refused_context, phase)
@@ -624,11 +684,8 @@ def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, c
     cdef double[::1] values = values_array
     cdef i64 summed[COUNTS]
     cdef i64 real_estate[6]
-    cdef i64 sheet_estate[6]
     cdef i64 exact, sheet_temps = sheet.temps, sheet_bis = sheet.n_bis
     cdef double streets_sum
-    for k in range(6):
-        sheet_estate[k] = sheet.real_estate[k] if k < len(sheet.real_estate) else 0
     for c in range(n_rows):
         for j in range(COUNTS):
             summed[j] = 0
@@ -639,7 +696,7 @@ def decide(const double[::1] weights, layout, sheet, const i64[:, ::1] fields, c
                 summed[j] += counts[v, j]
             streets_sum += street_value[v]
         for k in range(6):
-            real_estate[k] = sheet_estate[k]
+            real_estate[k] = base.real_estate[k]
         if rows[c, n_streets + 5] >= 0:
             real_estate[rows[c, n_streets + 5]] += 1
         _global_features(g, summed, real_estate, sheet_temps + rows[c, n_streets + 6],
