@@ -149,6 +149,7 @@ def native_extensions() -> list[Extension]:
     extensions = []
     for name in NATIVE_MODULES:
         source = Path(*name.split(".")).with_suffix(".pyx")
+        NATIVE_FROM[name] = core["source_digest"](HERE / source)
         extensions += cythonize([Extension(name, [str(source)])], build_dir=str(C_FOLDER),
                                 compiler_directives=NATIVE_DIRECTIVES, quiet=True)
     for extension in extensions:
@@ -164,7 +165,13 @@ def _cython_available() -> bool:
     return True
 
 
-NATIVE_MODULES = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))["NATIVE_MODULES"]
+native = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))
+NATIVE_MODULES = native["NATIVE_MODULES"]
+
+NATIVE_FROM: dict[str, str] = {}
+"""The SHA-256 of each native module's .pyx source, as `native_extensions`
+cythonized it: the native manifest records these, and a module whose source
+differs from its record at import does not run (welcometo_sim/native)."""
 
 
 class BuildCore(build_ext):
@@ -184,6 +191,7 @@ class BuildCore(build_ext):
 
     def run(self) -> None:
         self.compiled: dict[str, str] = {}
+        self.native_built: dict[str, str] = {}
         started, cpu_started = time.monotonic(), _children_cpu()
         pending = sum(map(self._out_of_date, self.extensions))
         if pending:
@@ -191,12 +199,17 @@ class BuildCore(build_ext):
                      f"WTSIM_PURE_PYTHON=1 skips it) ...")
         super().run()
         if pending:
-            announce(f"game engine compiled: {len(self.compiled)} of {len(self.extensions)} modules ready "
+            announce(f"game engine compiled: {len(self.compiled) + len(self.native_built)} of "
+                     f"{len(self.extensions)} modules ready "
                      f"in {time.monotonic() - started:.0f} s ({_children_cpu() - cpu_started:.0f} s of compiler CPU time)")
         package_folder = Path(self.get_ext_fullpath("welcometo_sim.any_module")).parent  # in place or not
         manifest = package_folder / core["manifest_name"](self.get_ext_filename("any_module")[len("any_module"):])
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(self.compiled, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        native_manifest = package_folder / "native" / native["manifest_name"](
+            self.get_ext_filename("any_module")[len("any_module"):])
+        native_manifest.parent.mkdir(parents=True, exist_ok=True)
+        native_manifest.write_text(json.dumps(self.native_built, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
     def _out_of_date(self, ext: Extension) -> bool:
         """Whether build_ext will compile `ext` (as it decides: the compiled
@@ -211,8 +224,10 @@ class BuildCore(build_ext):
         # without compiling when the module is newer than its C file, which
         # cythonize has just made again if the source changed.
         super().build_extension(ext)
-        if ext.name in CYTHONIZED_FROM:  # a compiled core module (not a native one)
+        if ext.name in CYTHONIZED_FROM:
             self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
+        else:
+            self.native_built[ext.name] = NATIVE_FROM[ext.name]
 
 
 def _children_cpu() -> float:

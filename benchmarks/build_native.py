@@ -14,6 +14,8 @@ and a C compiler. Each module compiles with the flags of the package build
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import runpy
 import shlex
 import subprocess
@@ -23,7 +25,11 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
-NATIVE_MODULES = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))["NATIVE_MODULES"]
+NATIVE = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))
+NATIVE_MODULES = NATIVE["NATIVE_MODULES"]
+MANIFEST = HERE / "welcometo_sim" / "native" / NATIVE["manifest_name"]()
+"""The record of the source each module was compiled from, which the package
+checks at import (as after pip install)."""
 BUILD = HERE / "build" / "cython"
 
 
@@ -32,11 +38,13 @@ def compiled_path(module: str) -> Path:
                                                        + sysconfig.get_config_var("EXT_SUFFIX"))
 
 
-def build(module: str) -> None:
-    """Translate one module to C and compile it next to its .pyx source."""
+def build(module: str) -> str:
+    """Translate one module to C and compile it next to its .pyx source;
+    returns the SHA-256 of the source compiled."""
     from Cython.Build import cythonize
 
     source = HERE.joinpath(*module.split(".")).with_suffix(".pyx")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
     started = time.monotonic()
     cythonize([str(source.relative_to(HERE))], build_dir=str(BUILD), compiler_directives={"language_level": 3},
               quiet=True)
@@ -46,24 +54,29 @@ def build(module: str) -> None:
                str(c_file), "-o", str(compiled_path(module))]
     subprocess.run(command, check=True)
     print(f"{module}: compiled in {time.monotonic() - started:.0f} s -> {compiled_path(module).relative_to(HERE)}")
+    return digest
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules instead")
     args = parser.parse_args()
-    for module in NATIVE_MODULES:
-        if args.clean:
+    if args.clean:
+        for module in NATIVE_MODULES:
             compiled_path(module).unlink(missing_ok=True)
-            continue
+        MANIFEST.unlink(missing_ok=True)
+        return 0
+    built = {}
+    for module in NATIVE_MODULES:
         try:
-            build(module)
+            built[module] = build(module)
         except ImportError:
             print("error: Cython is not installed (pip install 'Cython>=3.0,<4')", file=sys.stderr)
             return 2
         except subprocess.CalledProcessError as exc:
             print(f"error: compiling {module} failed (exit code {exc.returncode})", file=sys.stderr)
             return 2
+    MANIFEST.write_text(json.dumps(built, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 

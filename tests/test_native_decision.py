@@ -217,3 +217,21 @@ def test_without_the_native_module_the_reference_decides(monkeypatch):
     monkeypatch.setattr(Evaluator, "reference_decision", counted)
     play_game(Variant(solo=True), [Seat("s0", "learned", lambda rng: strategy)], 7)
     assert len(calls) >= 10
+
+
+def test_a_native_module_compiled_from_another_source_does_not_run(tmp_path):
+    from welcometo_sim.compiled_core import source_digest
+    from welcometo_sim.native import stale_reason
+    from welcometo_sim.native.modules import manifest_name
+
+    source = tmp_path / "decision.pyx"
+    source.write_text("# the source as built\n")
+    manifest = tmp_path / manifest_name()
+    manifest.write_text(json.dumps({"welcometo_sim.native.decision": source_digest(source)}))
+    assert stale_reason("welcometo_sim.native.decision", tmp_path) is None
+    source.write_text("# the source edited since\n")
+    assert "was not compiled from decision.pyx" in stale_reason("welcometo_sim.native.decision", tmp_path)
+    manifest.unlink()
+    assert "rebuild" in stale_reason("welcometo_sim.native.decision", tmp_path)
+    source.unlink()
+    assert stale_reason("welcometo_sim.native.decision", tmp_path) is None  # installed without sources
