@@ -12,6 +12,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -235,3 +236,28 @@ def test_a_native_module_compiled_from_another_source_does_not_run(tmp_path):
     assert "rebuild" in stale_reason("welcometo_sim.native.decision", tmp_path)
     source.unlink()
     assert stale_reason("welcometo_sim.native.decision", tmp_path) is None  # installed without sources
+
+
+def captured_decisions(variant: Variant, players: int, seed: int) -> list[tuple]:
+    """(view with a copy of its sheet, plays) of every decision of a random game."""
+    decisions = []
+
+    class Recorder(RandomStrategy):
+        def choose_play(self, view, plays):
+            decisions.append((replace(view, sheet=view.sheet.copy()), list(plays)))
+            return super().choose_play(view, plays)
+
+    play_game(variant, [Seat(f"s{i}", "random", lambda rng: Recorder(rng)) for i in range(players)], seed)
+    return decisions
+
+
+@pytestmark_native
+@pytest.mark.parametrize("counter, at_most", [("n_bis", "max_bis"), ("temps", "temp_boxes")])
+def test_full_bis_and_temp_tracks_are_the_same_natively(counter, at_most):
+    """Sheets whose bis (no bis spot is left to any play) or temp track
+    (a temp play crosses no box) is full, which games rarely reach."""
+    checker = Checker()
+    for view, plays in captured_decisions(Variant(), 2, 3)[::3]:
+        setattr(view.sheet, counter, getattr(view.sheet.data, at_most))
+        checker.check(checker.evaluator(view), view, plays)
+    assert checker.decisions >= 8

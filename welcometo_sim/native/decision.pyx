@@ -8,9 +8,10 @@ the same feature indices and the same values bit for bit: every float sum
 is done in the order numpy's does it (pairwise with eight accumulators for
 rows of eight values or more, as `np.add.reduce` along a contiguous axis),
 so that argmax ties break the same way and seeded games stay the same.
-The sheet is read through its Python API once per decision (its rows, the
-fence masks and the bis spots it already computes); everything per
-candidate and per street variant runs in C.
+The sheet is read through its Python API once per decision (its rows and
+the fence masks it already computes); everything per candidate and per
+street variant runs in C, the bis spots a play leaves included (as
+Sheet.bis_options_after_write lists them).
 """
 
 from libc.stdint cimport int64_t
@@ -238,6 +239,33 @@ cdef void _parks_and_pools(_Builder out, const i64[:, ::1] fields, const i64[::1
             variant = out.spec(street, house, fields[p, 3], -1, 0, house, -1, -1)
             at = out.row(play_rows, p, USE_POOL, street, house, 0, -1, 0, 0)
             out.table[at, street] = variant
+
+
+cdef Py_ssize_t _bis_spots_after_write(_Sheet sheet, i64 street, i64 house, i64 number, i64[:, ::1] spots,
+                                       Py_ssize_t at) noexcept:
+    """Sheet.bis_options_after_write in C: every (street, house, number) a
+    bis can write once `number` is in `house`, street by street, house by
+    house, the copy of the left neighbour first. Appends them to `spots`
+    from row `at`; returns the row after the last. (Padded houses are
+    roundabouts behind fences, so they add no spot.)"""
+    cdef Py_ssize_t s, h, w = sheet.width
+    cdef i64 value, left, right
+    for s in range(sheet.n_streets):
+        for h in range(w):
+            value = number if s == street and h == house else sheet.numbers[s][h]
+            if value >= 0 or sheet.rounds[s][h]:
+                continue
+            if h > 0 and not sheet.fences[s][h - 1]:
+                left = number if s == street and h - 1 == house else sheet.numbers[s][h - 1]
+                if left >= 0:
+                    spots[at, 0], spots[at, 1], spots[at, 2] = s, h, left
+                    at += 1
+            if h < w - 1 and not sheet.fences[s][h]:
+                right = number if s == street and h + 1 == house else sheet.numbers[s][h + 1]
+                if right >= 0:
+                    spots[at, 0], spots[at, 1], spots[at, 2] = s, h, right
+                    at += 1
+    return at
 
 
 cdef void _bis(_Builder out, const i64[:, ::1] fields, const i64[::1] bis_from,
@@ -631,17 +659,22 @@ def decide(const double[::1] weights, layout, sheet, list real, list offer_kinds
             fields[p, j] = play[j]
         kind[p] = NO_USE if fields[p, 4] == 1 else offer_kinds[fields[p, 0]]
 
-    # the bis spots each bis play leaves (the rules' own listing)
-    bis_from = np.zeros(n_plays + 1, dtype=np.int64)
-    spots = []
+    # the bis spots each bis play leaves (none once the bis track is full)
+    cdef Py_ssize_t n_bis_plays = 0, n_spots = 0
+    cdef bint bis_left = sheet.n_bis < data.max_bis
     for p in range(n_plays):
-        if kind[p] == USE_BIS:
-            spots += sheet.bis_options_after_write(fields[p, 1], fields[p, 2], fields[p, 3])
-        bis_from[p + 1] = len(spots)
-    bis_spots = np.array(spots, dtype=np.int64).reshape(len(spots), 3)
+        n_bis_plays += kind[p] == USE_BIS
+    cdef i64[::1] bis_from = np.zeros(n_plays + 1, dtype=np.int64)
+    bis_spots_array = np.empty((n_bis_plays * n_streets * width * 2 if bis_left else 0, 3), dtype=np.int64)
+    cdef i64[:, ::1] bis_spots = bis_spots_array
+    for p in range(n_plays):
+        if kind[p] == USE_BIS and bis_left:
+            n_spots = _bis_spots_after_write(base, fields[p, 1], fields[p, 2], fields[p, 3], bis_spots, n_spots)
+        bis_from[p + 1] = n_spots
+    bis_spots = bis_spots[:n_spots]
 
-    cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * base.n_slots) + len(spots) + 2
-    cdef Py_ssize_t max_rows = n_plays * (4 + base.n_slots + base.n_sizes) + len(spots) + 1
+    cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * base.n_slots) + n_spots + 2
+    cdef Py_ssize_t max_rows = n_plays * (4 + base.n_slots + base.n_sizes) + n_spots + 1
     cdef _Builder out = _Builder(n_streets, max_specs, max_rows)
     for s in range(n_streets):
         out.spec(s, -1, -1, -1, 0, -1, -1, -1)
