@@ -239,11 +239,14 @@ def _children_cpu() -> float:
 extensions = core_extensions()
 if not extensions:  # compiled files left in place by an earlier build must not run now
     (HERE / "welcometo_sim" / core["manifest_name"]()).unlink(missing_ok=True)
+native_modules = native_extensions()
+if not native_modules:  # nor native modules: without their record they do not run
+    (HERE / "welcometo_sim" / "native" / native["manifest_name"]()).unlink(missing_ok=True)
 PACKAGES = [*find_namespace_packages(include=["welcometo_sim", "welcometo_sim.*"], exclude=["*__pycache__*"]),
             *core["RENAMED_PACKAGES"]]
 """The package and its subpackages, and `strategies/` installed as
 ``welcometo_sim.strategies`` (`compiled_core.RENAMED_PACKAGES`): no top-level
 ``strategies`` package in site-packages."""
 
-setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=[*extensions, *native_extensions()],
+setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=[*extensions, *native_modules],
       cmdclass={"build_ext": BuildCore})
