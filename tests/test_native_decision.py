@@ -261,3 +261,21 @@ def test_full_bis_and_temp_tracks_are_the_same_natively(counter, at_most):
         setattr(view.sheet, counter, getattr(view.sheet.data, at_most))
         checker.check(checker.evaluator(view), view, plays)
     assert checker.decisions >= 8
+
+
+@pytestmark_native
+def test_weights_the_native_code_cannot_read_are_scored_by_the_reference(monkeypatch):
+    model = load_model(shipped_path("base"))
+    view, plays = captured_decisions(Variant(), 2, 5)[10]
+    expected = Evaluator(model.weights, model.layout).decision(view, plays)
+    calls = []
+    original = Evaluator.reference_decision
+
+    def counted(self, view, plays):
+        calls.append(self.weights.dtype)
+        return original(self, view, plays)
+
+    monkeypatch.setattr(Evaluator, "reference_decision", counted)
+    strided = np.repeat(model.weights, 2)[::2]  # the same values, not contiguous
+    assert_same(expected, Evaluator(strided, model.layout).decision(view, plays))
+    assert calls == [np.float64]

@@ -159,8 +159,10 @@ class Evaluator:
         """Every (play, effect use) candidate of `plays` with its value; a
         permit refusal (None in `plays`) is one more candidate. Computed by
         the native module when it is built (the same candidates, features and
-        values, bit for bit), else by `reference_decision`."""
-        if _NATIVE is None:
+        values, bit for bit), else by `reference_decision`, which also takes
+        weights the native code does not read (not contiguous float64)."""
+        weights = self.weights
+        if _NATIVE is None or weights.dtype != np.float64 or not weights.flags.c_contiguous:
             return self.reference_decision(view, plays)
         return self.native_decision(view, plays)
 
