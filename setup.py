@@ -3,7 +3,9 @@ compiles the modules the games spend their time in (`CORE_MODULES`: the
 rules engine, the move evaluator, the strategy base class and the random
 and greedy strategies) from their unchanged Python sources, and lists the
 packages (`strategies/` is installed as ``welcometo_sim.strategies``).
-Everything else is in pyproject.toml.
+It also builds the native modules (`welcometo_sim.native`: typed Cython
+written for speed, from ``.pyx`` sources, such as the learned evaluation's
+decision). Everything else is in pyproject.toml.
 
 Without Cython, with ``WTSIM_PURE_PYTHON=1`` set, or where a module fails to
 compile (Cython rejects it, or no C compiler), the install goes on and those modules run as
@@ -127,6 +129,51 @@ def c_stamp(module: str, digest: str) -> str:
     return digest if ".".join(source.parts) == module else f"{digest} {module}"
 
 
+NATIVE_DIRECTIVES = {"language_level": 3}
+"""The native modules are typed Cython: their annotations and `cdef` types are meant."""
+
+REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
+"""Set (CI does) to make a native module that fails to build fail the install."""
+
+
+def native_extensions() -> list[Extension]:
+    """The native modules (`welcometo_sim.native.NATIVE_MODULES`), each from the
+    ``.pyx`` file of its name; none without Cython or when pure Python is
+    asked for. They are optional like the compiled core's (the Python
+    reference runs instead) unless REQUIRE_COMPILED is set, when a failed
+    build stops the install."""
+    if core["pure_python_requested"]() or not _cython_available():
+        return []
+    from Cython.Build import cythonize
+    required = bool(os.environ.get(REQUIRE_COMPILED, "").strip())
+    extensions = []
+    for name in NATIVE_MODULES:
+        source = Path(*name.split(".")).with_suffix(".pyx")
+        NATIVE_FROM[name] = core["source_digest"](HERE / source)
+        extensions += cythonize([Extension(name, [str(source)])], build_dir=str(C_FOLDER),
+                                compiler_directives=NATIVE_DIRECTIVES, quiet=True)
+    for extension in extensions:
+        extension.optional = not required
+    return extensions
+
+
+def _cython_available() -> bool:
+    try:
+        import Cython.Build  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+native = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))
+NATIVE_MODULES = native["NATIVE_MODULES"]
+
+NATIVE_FROM: dict[str, str] = {}
+"""The SHA-256 of each native module's .pyx source, as `native_extensions`
+cythonized it: the native manifest records these, and a module whose source
+differs from its record at import does not run (welcometo_sim/native)."""
+
+
 class BuildCore(build_ext):
     """build_ext that records the source digest of every module it compiled
     (the manifest `compiled_core.select_core` checks at import)."""
@@ -144,6 +191,7 @@ class BuildCore(build_ext):
 
     def run(self) -> None:
         self.compiled: dict[str, str] = {}
+        self.native_built: dict[str, str] = {}
         started, cpu_started = time.monotonic(), _children_cpu()
         pending = sum(map(self._out_of_date, self.extensions))
         if pending:
@@ -151,12 +199,17 @@ class BuildCore(build_ext):
                      f"WTSIM_PURE_PYTHON=1 skips it) ...")
         super().run()
         if pending:
-            announce(f"game engine compiled: {len(self.compiled)} of {len(self.extensions)} modules ready "
+            announce(f"game engine compiled: {len(self.compiled) + len(self.native_built)} of "
+                     f"{len(self.extensions)} modules ready "
                      f"in {time.monotonic() - started:.0f} s ({_children_cpu() - cpu_started:.0f} s of compiler CPU time)")
         package_folder = Path(self.get_ext_fullpath("welcometo_sim.any_module")).parent  # in place or not
         manifest = package_folder / core["manifest_name"](self.get_ext_filename("any_module")[len("any_module"):])
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(self.compiled, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        native_manifest = package_folder / "native" / native["manifest_name"](
+            self.get_ext_filename("any_module")[len("any_module"):])
+        native_manifest.parent.mkdir(parents=True, exist_ok=True)
+        native_manifest.write_text(json.dumps(self.native_built, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
     def _out_of_date(self, ext: Extension) -> bool:
         """Whether build_ext will compile `ext` (as it decides: the compiled
@@ -171,7 +224,10 @@ class BuildCore(build_ext):
         # without compiling when the module is newer than its C file, which
         # cythonize has just made again if the source changed.
         super().build_extension(ext)
-        self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
+        if ext.name in CYTHONIZED_FROM:
+            self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
+        else:
+            self.native_built[ext.name] = NATIVE_FROM[ext.name]
 
 
 def _children_cpu() -> float:
@@ -183,11 +239,14 @@ def _children_cpu() -> float:
 extensions = core_extensions()
 if not extensions:  # compiled files left in place by an earlier build must not run now
     (HERE / "welcometo_sim" / core["manifest_name"]()).unlink(missing_ok=True)
+native_modules = native_extensions()
+if not native_modules:  # nor native modules: without their record they do not run
+    (HERE / "welcometo_sim" / "native" / native["manifest_name"]()).unlink(missing_ok=True)
 PACKAGES = [*find_namespace_packages(include=["welcometo_sim", "welcometo_sim.*"], exclude=["*__pycache__*"]),
             *core["RENAMED_PACKAGES"]]
 """The package and its subpackages, and `strategies/` installed as
 ``welcometo_sim.strategies`` (`compiled_core.RENAMED_PACKAGES`): no top-level
 ``strategies`` package in site-packages."""
 
-setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=extensions,
+setup(packages=PACKAGES, package_dir=dict(core["RENAMED_PACKAGES"]), ext_modules=[*extensions, *native_modules],
       cmdclass={"build_ext": BuildCore})

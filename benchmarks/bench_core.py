@@ -5,6 +5,7 @@ this tree or two trees alternated in one run.
     python benchmarks/bench_core.py --against ../other    # A/B, alternated
     python benchmarks/bench_core.py --only learned-2p,random-solo --repeat 5
     python benchmarks/bench_core.py --default-run         # also the bundled default run's wall time
+    python benchmarks/bench_core.py --against-pure-python # this tree against itself with WTSIM_PURE_PYTHON=1
 
 Figures (seeded games, the same in every round and tree):
 - ``learned-2p``: two `learned` seats, base game;
@@ -81,11 +82,13 @@ print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() 
 '''
 
 
-def measure(tree: Path, figure: str) -> tuple[float, float]:
-    """(games per CPU second, games per wall second) of one figure in `tree`."""
+def measure(tree: Path, figure: str, pure_python: bool = False) -> tuple[float, float]:
+    """(games per CPU second, games per wall second) of one figure in `tree`
+    (with `pure_python`, without its compiled core and native modules)."""
     spec, games = FIGURES[figure]
     seats, variant = spec.split("|")
-    environment = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
+    environment = {**os.environ, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1",
+                   **({"WTSIM_PURE_PYTHON": "1"} if pure_python else {})}
     done = subprocess.run([sys.executable, "-c", CHILD, seats, variant, str(games)], cwd=tree,
                           env=environment, capture_output=True, text=True)
     if done.returncode != 0:
@@ -94,9 +97,9 @@ def measure(tree: Path, figure: str) -> tuple[float, float]:
     return games / times["cpu"], games / times["wall"]
 
 
-def default_run_seconds(tree: Path) -> float:
+def default_run_seconds(tree: Path, pure_python: bool = False) -> float:
     """Wall seconds of `wtsim run` of the bundled default (1,000 games, --jobs 2)."""
-    environment = {**os.environ, "PYTHONPATH": str(tree)}
+    environment = {**os.environ, "PYTHONPATH": str(tree), **({"WTSIM_PURE_PYTHON": "1"} if pure_python else {})}
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "welcometo_sim", "run", "--jobs", "2", "--quiet",
@@ -111,6 +114,8 @@ def default_run_seconds(tree: Path) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, help="a second tree to compare with, alternated")
+    parser.add_argument("--against-pure-python", action="store_true",
+                        help="compare this tree with itself run as pure Python (WTSIM_PURE_PYTHON=1), alternated")
     parser.add_argument("--only", default=",".join(FIGURES), help="figures, comma-separated")
     parser.add_argument("--repeat", type=int, default=3, help="measurements per figure and tree (default 3)")
     parser.add_argument("--default-run", action="store_true", help="also time the bundled default run")
@@ -119,15 +124,18 @@ def main() -> None:
     unknown = [f for f in figures if f not in FIGURES]
     if unknown:
         parser.error(f"unknown figure {unknown[0]!r} (known: {', '.join(FIGURES)})")
-    trees = [HERE] + ([args.against.resolve()] if args.against else [])
-    names = ["this", "against"][:len(trees)]
+    if args.against and args.against_pure_python:
+        parser.error("--against and --against-pure-python compare with different things: give one")
+    trees = [HERE] + ([args.against.resolve()] if args.against else [HERE] if args.against_pure_python else [])
+    pure = [False, args.against_pure_python]
+    names = ["this", "pure" if args.against_pure_python else "against"][:len(trees)]
     header = f"{'figure':<14}" + "".join(f"{n + ' cpu/s':>14}{n + ' wall/s':>14}" for n in names)
     print(header + (f"{'ratio cpu':>11}" if len(trees) == 2 else ""))
     for figure in figures:
         rates: list[list[tuple[float, float]]] = [[] for _ in trees]
         for _ in range(args.repeat):
             for index, tree in enumerate(trees):
-                rates[index].append(measure(tree, figure))
+                rates[index].append(measure(tree, figure, pure[index]))
         medians = [(statistics.median(r[0] for r in tree_rates), statistics.median(r[1] for r in tree_rates))
                    for tree_rates in rates]
         line = f"{figure:<14}" + "".join(f"{cpu:>14.1f}{wall:>14.1f}" for cpu, wall in medians)
@@ -135,7 +143,7 @@ def main() -> None:
             line += f"{medians[0][0] / medians[1][0]:>11.3f}"
         print(line, flush=True)
     if args.default_run:
-        seconds = [default_run_seconds(tree) for tree in trees]
+        seconds = [default_run_seconds(tree, pure[index]) for index, tree in enumerate(trees)]
         print(f"{'default-run':<14}" + "".join(f"{s:>13.1f}s{'':>14}" for s in seconds))
 
 

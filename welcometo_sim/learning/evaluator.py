@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..rules.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
+from ..native import native_module
 from ..rules.effects import Effect, Play, apply_effect, apply_play, effect
-from .features import (Layout, SheetContext, StreetRows, static_rows, global_features, sheet_rows,
-                       street_features, take_rows)
+from .features import (Layout, SheetContext, StreetRows, global_features, phase_of, sheet_rows, static_rows,
+                       street_features, take_rows, window_phase_of)
 
 KINDS = (None, SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, BIS)
 """Effect kinds by code (0: no effect use)."""
@@ -156,7 +157,34 @@ class Evaluator:
     # ------------------------------------------------------------ decisions
     def decision(self, view, plays: list[Play | None]) -> Scored:
         """Every (play, effect use) candidate of `plays` with its value; a
-        permit refusal (None in `plays`) is one more candidate."""
+        permit refusal (None in `plays`) is one more candidate. Computed by
+        the native module when it is built (the same candidates, features and
+        values, bit for bit), else by `reference_decision`, which also takes
+        weights the native code does not read (not contiguous float64)."""
+        weights = self.weights
+        if _NATIVE is None or weights.dtype != np.float64 or not weights.flags.c_contiguous:
+            return self.reference_decision(view, plays)
+        return self.native_decision(view, plays)
+
+    def native_decision(self, view, plays: list[Play | None]) -> Scored:
+        """`reference_decision` in typed code (welcometo_sim/native/decision.pyx);
+        requires the native module."""
+        sheet = view.sheet
+        real = [p for p in plays if p is not None]
+        refusal = len(real) < len(plays)
+        context = context_of(view)
+        play, use, args, values, features, variant_of, global_idx = _NATIVE.decide(
+            self.weights, self.layout, sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
+            refusal, context, context_of(view, 1) if refusal else None, phase_of(context.turn),
+            window_phase_of(context.turn))
+        scored = Scored(real, play, use, args, values, features, variant_of, global_idx)
+        if sheet.board is not None:
+            scored.values = values + self._board_points(sheet, scored)
+        return scored
+
+    def reference_decision(self, view, plays: list[Play | None]) -> Scored:
+        """The decision in Python and numpy: the reference the native module
+        must match."""
         sheet = view.sheet
         data = sheet.data
         real = [p for p in plays if p is not None]
@@ -332,6 +360,10 @@ class Evaluator:
             apply_effect(after, use)
             points[i] = after.board.points(after)
         return points
+
+
+_NATIVE = native_module("decision")
+"""The native decision module, None when it is not built or pure Python is asked for."""
 
 
 def _bits(mask: int) -> list[int]:

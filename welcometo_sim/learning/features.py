@@ -376,12 +376,14 @@ _NEEDS: dict[tuple, np.ndarray] = {}
 
 
 def _estate_values(data) -> np.ndarray:
-    """(6, 6) value of one completed estate of size s+1 after k crossed boxes (last value repeated)."""
+    """(6, 6) value of one completed estate of size s+1 after k crossed boxes
+    (last value repeated; a track of more than six values, which overrides
+    allow, is cut to the six the features see)."""
     key = data.real_estate_tracks
     found = _ESTATE_VALUES.get(key)
     if found is None:
         found = _ESTATE_VALUES[key] = np.array(
-            [list(track) + [track[-1]] * (6 - len(track)) for track in key], dtype=np.int64)[:, :6]
+            [(list(track) + [track[-1]] * 6)[:6] for track in key], dtype=np.int64)
     return found
 
 

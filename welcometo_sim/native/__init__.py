@@ -1,0 +1,73 @@
+"""Typed native code for the engine's hot paths, built from ``.pyx`` sources
+by ``setup.py`` (see `decision`, the learned evaluation's decision).
+
+The Python code stays the reference: each native module is optional, and
+`native_module` tells whether one is built and may run. ``WTSIM_PURE_PYTHON=1``
+in the environment makes every caller use the Python reference instead, as
+it does for the compiled core. A module compiled from another version of its
+``.pyx`` source than the one beside it (edited since the last build) does
+not run either, with a warning to rebuild: the build records each source's
+SHA-256 in a manifest beside this file (`modules.manifest_name`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import warnings
+from pathlib import Path
+from types import ModuleType
+
+from ..compiled_core import StaleCoreWarning, pure_python_requested, source_digest
+from .modules import NATIVE_MODULES, manifest_name
+
+__all__ = ["NATIVE_MODULES", "native_module", "native_status", "stale_reason"]
+
+HERE = Path(__file__).resolve().parent
+
+
+def native_module(name: str) -> ModuleType | None:
+    """The built native module `name` (``"decision"``), or None when it is not
+    built, is stale, or pure Python is asked for."""
+    if pure_python_requested():
+        return None
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ImportError:
+        return None
+    stale = stale_reason(module.__name__)
+    if stale:
+        warnings.warn(stale, StaleCoreWarning, stacklevel=2)
+        return None
+    return module
+
+
+def stale_reason(module: str, folder: Path = HERE) -> str | None:
+    """Why a built native module must not run (its source beside it differs
+    from the one it was compiled from), or None. An install without the
+    ``.pyx`` sources has only its build to go by."""
+    source = folder / (module.rsplit(".", 1)[1] + ".pyx")
+    if not source.is_file():
+        return None
+    try:
+        recorded = json.loads((folder / manifest_name()).read_text(encoding="utf-8")).get(module)
+    except (OSError, ValueError, AttributeError):
+        recorded = None
+    if recorded == source_digest(source):
+        return None
+    return (f"native {module} was not compiled from {source.name} as it is now: the Python reference runs "
+            f"instead (rebuild with: pip install -e . or python benchmarks/build_native.py)")
+
+
+def native_status() -> dict[str, bool]:
+    """Whether each native module is built, importable and current (whatever
+    ``WTSIM_PURE_PYTHON`` says): {module name: ready}."""
+    ready = {}
+    for name in NATIVE_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            ready[name] = False
+        else:
+            ready[name] = stale_reason(name) is None
+    return ready
