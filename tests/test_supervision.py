@@ -289,3 +289,55 @@ def test_no_process_outlives_a_command_killed_with_sigkill(tmp_path, command):
             proc.wait()
         for child in _alive(children):
             child.kill()
+
+
+# ------------------------------------------- what the worker inherits from the command
+COLLECTOR = textwrap.dedent('''
+    import gc
+
+    from welcometo_sim.strategies.random import RandomStrategy
+
+
+    class Collects(RandomStrategy):
+        """Plays like random after a full collection of the process's garbage."""
+
+        def choose_play(self, view, plays):
+            gc.collect()
+            return super().choose_play(view, plays)
+''')
+
+
+class _Finalized:
+    """A reference cycle whose finalizer writes the pid of the process it runs in."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker, self.cycle = marker, self
+
+    def __del__(self) -> None:
+        with open(self.marker, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()}\n")
+
+
+def test_the_worker_never_finalizes_what_it_inherited_from_the_command(tmp_path):
+    """An object of the command that is garbage when the worker forks is the
+    command's to finalize: collected in the worker, an unfinished dask run's
+    generator waited forever there on an event loop the fork did not copy."""
+    import gc
+
+    from welcometo_sim.api import resolve_spec
+    from welcometo_sim.sim.runner import iter_chunks
+
+    (tmp_path / "collector.py").write_text(COLLECTOR, encoding="utf-8")
+    path = tmp_path / "collects.yaml"
+    path.write_text(f"name: collects\nplayers: [random, {{strategy: '{tmp_path / 'collector.py'}:Collects'}}]\n",
+                    encoding="utf-8")
+    marker = tmp_path / "finalized"
+    spec = resolve_spec(str(path), games=2, seed=1, jobs=1)
+    gc.disable()
+    try:
+        _Finalized(marker)  # garbage from here on, left uncollected until the worker forks
+        assert sum(chunk.games for chunk in iter_chunks(spec)) == 2
+    finally:
+        gc.enable()
+    gc.collect()
+    assert marker.read_text().split() == [str(os.getpid())]

@@ -215,6 +215,7 @@ def _dask_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
     from dask.distributed import wait
     from distributed import KilledWorker
 
+    owner = os.getpid()
     with dask_client(spec.scheduler, workers) as client:
         where = spec.scheduler or "the local dask cluster"
         futures = {client.submit(play_cluster_chunk, spec, start, stop, record, table_format, pure=False): (start, stop)
@@ -274,8 +275,9 @@ def _dask_chunks(spec: RunSpec, bounds: list[tuple[int, int]], record: bool, ord
                     yield ready.pop(start)
         finally:
             # A generator left unfinished is closed at interpreter exit, when a
-            # cancel would wait forever on the client's stopped event loop.
-            if waiting and not sys.is_finalizing():
+            # cancel would wait forever on the client's stopped event loop, or
+            # collected in a forked process, which has no event loop at all.
+            if waiting and not sys.is_finalizing() and os.getpid() == owner:
                 try:
                     client.cancel(list(waiting))
                 except Exception:  # noqa: BLE001 - nothing left to cancel on a dead scheduler

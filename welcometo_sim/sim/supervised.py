@@ -23,6 +23,7 @@ command's process, as before.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -120,6 +121,11 @@ def _serve(sender: Connection, spec: Any, bounds: list[tuple[int, int]], record:
     """The worker: play the chunks, send each back, and exit without running
     the command's exit handlers (they belong to the command)."""
     code = 0
+    # Everything inherited from the command is the command's: frozen, it is never
+    # collected here, so no finalizer of the command's objects runs in this
+    # process (an unfinished dask run's generator, collected in a worker, waited
+    # forever on the command's event loop, which a fork does not copy).
+    gc.freeze()
     try:
         die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends this process
