@@ -159,7 +159,9 @@ def test_the_version_says_which_engine_runs():
 
     shown = CliRunner().invoke(cli, ["--version"])
     assert shown.exit_code == 0
-    assert shown.output == f"wtsim, version {__version__} ({compiled_core.engine()} engine)\n"
+    from welcometo_sim.native import native_summary
+
+    assert shown.output == f"wtsim, version {__version__} ({compiled_core.engine()} engine, {native_summary()})\n"
 
 
 @needs_compiled_core

@@ -11,6 +11,7 @@ import sys
 import click
 
 from ..compiled_core import engine
+from ..native import native_summary
 from ..rules.game import StrategyError
 from ..sim.guard import interrupt_signals, signal_received
 from ..sim.isolated import WorkerLost
@@ -35,7 +36,7 @@ class Commands(click.Group):
 
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="welcometo-sim", prog_name="wtsim",
-                      message=f"%(prog)s, version %(version)s ({engine()} engine)")
+                      message=f"%(prog)s, version %(version)s ({engine()} engine, {native_summary()})")
 def cli() -> None:
     """Tournament simulator for the board game Welcome To…
 

@@ -21,7 +21,7 @@ from types import ModuleType
 from ..compiled_core import StaleCoreWarning, pure_python_requested, source_digest
 from .modules import NATIVE_MODULES, manifest_name
 
-__all__ = ["NATIVE_MODULES", "native_module", "native_status", "stale_reason"]
+__all__ = ["NATIVE_MODULES", "native_module", "native_status", "stale_reason", "native_summary"]
 
 HERE = Path(__file__).resolve().parent
 
@@ -71,3 +71,12 @@ def native_status() -> dict[str, bool]:
         else:
             ready[name] = stale_reason(name) is None
     return ready
+
+
+def native_summary() -> str:
+    """What `wtsim --version` says of the native modules: which of them run."""
+    short = [name.rsplit(".", 1)[1] for name in NATIVE_MODULES]
+    running = [name for name in short if native_module(name) is not None]
+    if not running:
+        return "no native modules"
+    return "native " + ", ".join(running)
