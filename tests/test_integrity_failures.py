@@ -271,3 +271,21 @@ def test_a_dead_worker_in_an_in_memory_run_keeps_the_games_in_order(tmp_path, bo
     assert_frame_equal(frame, expected)
     assert list(errors["game"]) == list(expected_errors["game"])
     assert (errors["message"] == "crashed its worker process (exit code 3) in choose_play").all()
+
+
+def test_loky_reports_of_chunks_sent_to_a_stopped_pool_are_dropped():
+    """After a strategy error the command exits while a worker may still finish
+    a chunk: joblib's callback then tries the stopped pool and loky logs the
+    refusal (a 25-line traceback after the run's one line). Those reports, and
+    only those, are dropped."""
+    import logging
+
+    from welcometo_sim.sim.runner import _AFTER_SHUTDOWN
+
+    def report(exc: BaseException) -> logging.LogRecord:
+        return logging.LogRecord("concurrent.futures", logging.ERROR, __file__, 1,
+                                 "exception calling callback for %r", ("future",), (type(exc), exc, None))
+
+    assert not _AFTER_SHUTDOWN.filter(report(RuntimeError("cannot schedule new futures after interpreter shutdown")))
+    assert _AFTER_SHUTDOWN.filter(report(RuntimeError("something else went wrong")))
+    assert _AFTER_SHUTDOWN.filter(report(ValueError("after interpreter shutdown")))

@@ -311,7 +311,11 @@ class _AfterShutdown(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return type(exc).__name__ != "ShutdownExecutorError"
+        if type(exc).__name__ == "ShutdownExecutorError":
+            return False
+        # A chunk finished while the command was exiting after a strategy error:
+        # joblib's callback tried to send the next one to the stopped pool.
+        return not (isinstance(exc, RuntimeError) and "after interpreter shutdown" in str(exc))
 
 
 _AFTER_SHUTDOWN = _AfterShutdown()
