@@ -5,6 +5,16 @@
     PYTHONPATH=. python benchmarks/bench_supervision.py --config configs/baseline-random.yaml --games 400
     PYTHONPATH=. python benchmarks/bench_supervision.py --games 200 --in-process   # the same run unsupervised
 
+Instructions instead of seconds (a busy machine changes them little), as in
+benchmarks/README.md ("What the supervised worker ... cost"): each of
+
+    PYTHONHASHSEED=0 PYTHONPATH=. valgrind --tool=cachegrind --cache-sim=no --trace-children=yes \
+        --cachegrind-out-file=out/%p python benchmarks/bench_supervision.py \
+        --config configs/baseline-random.yaml --repeat 1 --games 40 [--in-process] [--move-timeout 5]
+
+and the same with `--games 0` (imports and the run's spec only); a forked
+worker's count starts from its parent's at the fork.
+
 Plays the first `--games` games of `--config` (the bundled default without one) through the run
 loop (`iter_chunks`, one job) and prints games per second of each round and
 their median, in wall time and in CPU time of this process and its
@@ -43,7 +53,9 @@ def rate(config: str | None, games: int, move_timeout: float | None) -> tuple[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default=None, help="a run config (the bundled default without one)")
-    parser.add_argument("--games", type=int, default=200, help="games of a round")
+    parser.add_argument("--games", type=int, default=200,
+                        help="games of a round (0: only resolve the run and stop, the baseline an instruction "
+                             "count subtracts)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds")
     parser.add_argument("--in-process", action="store_true",
                         help="play in this process, as a platform that cannot fork does (no supervised worker)")
@@ -51,6 +63,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.in_process:
         runner.can_fork = lambda: False
+    if args.games == 0:
+        resolve_spec(args.config, games=1, seed=1, jobs=1, move_timeout=args.move_timeout)
+        return
     rates = [rate(args.config, args.games, args.move_timeout) for _ in range(args.repeat)]
     for index, unit in ((0, "games/s"), (1, "games/CPU-s")):
         figures = [r[index] for r in rates]
