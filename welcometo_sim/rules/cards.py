@@ -142,6 +142,12 @@ class Deck:
         stack_1, stack_2, stack_3 = self.stacks
         return len(stack_1) + len(stack_2) + len(stack_3)
 
+    def unseen(self, seat: int = 0) -> tuple[Card, ...]:
+        """The cards under the stacks' tops: every card no seat can see (the
+        discards and the tops are face up), sorted, so their order stays hidden."""
+        cards = self.cards
+        return tuple(sorted(cards[c] for stack in self.stacks for c in stack[:-1]))
+
     def exhausted(self) -> bool:
         return False
 
@@ -206,6 +212,11 @@ class SoloDeck:
         """Construction cards still in the pile (the solo card is none)."""
         return len(self.pile) - self.solo_card_waiting
 
+    def unseen(self, seat: int = 0) -> tuple[Card, ...]:
+        """The construction cards still in the pile, sorted, so their order stays hidden."""
+        cards = self.cards
+        return tuple(sorted(cards[c] for c in self.pile if c != SOLO_CARD))
+
     def exhausted(self) -> bool:
         """The deck cannot supply the three cards of another turn."""
         return self.cards_left() < 3
@@ -267,6 +278,13 @@ class ExpertHands:
 
     def cards_left(self) -> int:
         return len(self.pile)
+
+    def unseen(self, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` cannot see: the pile and the other seats' hands
+        (the discards are face up), sorted, so neither order nor owner shows."""
+        cards = self.cards
+        hidden = [c for other, hand in enumerate(self.hands) if other != seat for c in hand]
+        return tuple(sorted(cards[c] for c in self.pile + hidden))
 
     def exhausted(self) -> bool:
         return False

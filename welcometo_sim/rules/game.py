@@ -76,7 +76,10 @@ class PlayerView:
     card corners (None when a reshuffle hides them, and in solo and expert
     games); `hand` is the solo player's three revealed cards or the expert
     player's hand (offers index them through `number_from` / `effect_from`),
-    else None. Views have slots (one is made for every seat every turn), so
+    else None; `unseen` is every card the player cannot see (under the
+    stacks' tops, in the solo pile, in the expert pile and the other
+    hands), sorted, as a player counting cards knows them (in a game it is
+    worked out when first read). Views have slots (one is made for every seat every turn), so
     a strategy keeps its own notes on itself, not on the view.
     """
 
@@ -92,6 +95,7 @@ class PlayerView:
     variant: Variant
     n_players: int
     hand: list[tuple[int, str]] | None = None
+    unseen: tuple[tuple[int, str], ...] | None = None
 
 
 class GameView(PlayerView):
@@ -114,7 +118,7 @@ class GameView(PlayerView):
     as it was, so that the strategy's next copies start with it, as long as
     the street does not change."""
 
-    __slots__ = ("_copy", "_made", "_data")
+    __slots__ = ("_copy", "_made", "_data", "_unseen")
 
     @property
     def sheet(self) -> Sheet:  # type: ignore[override]
@@ -131,16 +135,35 @@ class GameView(PlayerView):
     def sheet(self, value: Sheet) -> None:
         self._copy = value
 
+    @property
+    def unseen(self) -> tuple[tuple[int, str], ...] | None:  # type: ignore[override]
+        """The cards this seat cannot see, asked of the game's card source on
+        first read (most strategies never count cards, so they pay nothing)."""
+        found = self._unseen
+        if found is None:
+            entry = _SOURCES.get(id(self))
+            if entry is None:
+                raise ViewExpired("this view's game has moved on since it was made: read view.unseen "
+                                  "while the question is asked")
+            deck = entry[2]
+            found = self._unseen = None if deck is None else deck.unseen(self.seat)
+        return found
+
+    @unseen.setter
+    def unseen(self, value: tuple[tuple[int, str], ...] | None) -> None:
+        self._unseen = value
+
 
 class ViewExpired(RuntimeError):
     """A view's sheet read after its game let go of the view (and changed the sheet)."""
 
 
-_SOURCES: dict[int, tuple[GameView, Sheet]] = {}
-"""The game's sheet behind each view in use, by the view's id. Kept here and
-not on the view, so that nothing a strategy receives refers to the game's
-sheet (the entry holds the view too, so its id cannot be reused while it is
-here). A game releases each view when its seat's decisions are over."""
+_SOURCES: dict[int, tuple[GameView, Sheet, Any]] = {}
+"""The game's sheet and card source behind each view in use, by the view's
+id. Kept here and not on the view, so that nothing a strategy receives
+refers to the game's sheet or deck (the entry holds the view too, so its id
+cannot be reused while it is here). A game releases each view when its
+seat's decisions are over."""
 
 MAX_SOURCES = 4096
 """Views of games dropped mid-game (search clones, stopped games) are never
@@ -156,20 +179,21 @@ def release_view(view: GameView | None) -> None:
 def game_view(seat: int, turn: int, sheet: Sheet, offers: list[Offer], next_effects: tuple[str, ...] | None,
               plans: tuple[PlanSpec, ...], plan_first_turn: tuple[int | None, ...],
               public: tuple[PublicSeat, ...], cards_left: int, variant: Variant, n_players: int,
-              hand: list[tuple[int, str]] | None = None) -> GameView:
+              hand: list[tuple[int, str]] | None = None, deck: Any = None) -> GameView:
     """A strategy's view of `sheet`: `variant` is the strategy's read-only copy
     (`sealed_variant`) and `plans` the strategy's own plan cards; the sheet is
     copied on first read, and again on the first read after the game sets
-    `_copy` to None (it changed the sheet)."""
+    `_copy` to None (it changed the sheet); `unseen` is asked of `deck` (the
+    game's card source) on first read."""
     view = _new_view(GameView)
     view.seat, view.turn, view.offers, view.next_effects = seat, turn, offers, next_effects
     view.plans, view.plan_first_turn, view.public, view.cards_left = plans, plan_first_turn, public, cards_left
     view.variant, view.n_players, view.hand = variant, n_players, hand
-    view._copy, view._made, view._data = None, None, variant.data
+    view._copy, view._made, view._data, view._unseen = None, None, variant.data, None
     if len(_SOURCES) >= MAX_SOURCES:
         for key in list(islice(_SOURCES, MAX_SOURCES // 2)):
             del _SOURCES[key]
-    _SOURCES[id(view)] = (view, sheet)
+    _SOURCES[id(view)] = (view, sheet, deck)
     return view
 
 
@@ -606,7 +630,7 @@ class GameState:
             view = self.decision.view
             twin_view = game_view(seat, view.turn, twin.sheets[seat], view.offers[:], view.next_effects,
                                   view.plans, view.plan_first_turn, view.public, view.cards_left,
-                                  view.variant, view.n_players, view.hand)
+                                  view.variant, view.n_players, view.hand, twin.deck)
             twin.decision = self.decision._replace(options=self.decision.options[:], view=twin_view)
             twin._view = twin_view
         return twin
@@ -639,7 +663,7 @@ class GameState:
     def _new_view(self, seat: int, offers: list[Offer]) -> GameView:
         return game_view(seat, self.turn, self.sheets[seat], offers, self._next_effects, self._view_plans[seat],
                          self._plan_status, self._public, self._cards_left, self._view_variant,
-                         self.n_players, self.deck.hand(seat))
+                         self.n_players, self.deck.hand(seat), self.deck)
 
     def _begin_seat(self, seat: int) -> None:
         self._seat = seat
@@ -819,7 +843,7 @@ class GameState:
         release_view(self._view)
         self._view = game_view(seat, self.turn, self.sheets[seat], [], None, self._view_plans[seat],
                                tuple(self.first_turn), (), self.deck.cards_left(), self._view_variant,
-                               self.n_players)
+                               self.n_players, None, self.deck)
         self._ask("reshuffle", [False, True])
 
     def _apply_reshuffle(self, wants: bool) -> None:
