@@ -14,6 +14,12 @@ exp(value / temperature) instead of always taking the best (seeded by the
 seat's generator), for tables where several seats play this strategy and
 should not play one game several times.
 
+`lookahead` > 0 searches one turn ahead (`welcometo_sim.learning.search`):
+the `lookahead_width` best candidates are judged again by the best value
+the next turn can reach, averaged over `lookahead` samples of its cards
+drawn by the seat's generator from the cards the seat cannot see. It plays
+stronger and costs about `lookahead_width × lookahead` decisions a move.
+
 Plans: every plan it can complete, the most valuable first (the default).
 Advanced variant: it builds a roundabout only when no offer fits its sheet
 otherwise, on the house whose best play then scores most.
@@ -28,8 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from welcometo_sim.learning.evaluator import Evaluator, Scored
+from welcometo_sim.learning.evaluator import Evaluator
 from welcometo_sim.learning.model import ModelError, ValueModel
+from welcometo_sim.learning.search import lookahead_values
 from welcometo_sim.rules.data import DEFAULT_DATA
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy, legal_plays
 
@@ -63,7 +70,7 @@ def check_fits(model: ValueModel, path: str) -> None:
 
 class LearnedStrategy(Strategy):
     name = "learned"
-    defaults: dict[str, Any] = {"weights": "", "temperature": 0.0}
+    defaults: dict[str, Any] = {"weights": "", "temperature": 0.0, "lookahead": 0, "lookahead_width": 4}
 
     def __init__(self, rng, params=None, model: ValueModel | None = None, trace: bool = False) -> None:
         super().__init__(rng, params)
@@ -78,6 +85,11 @@ class LearnedStrategy(Strategy):
     def check_params(cls, params: dict) -> None:
         if params["temperature"] < 0:
             raise ValueError(f"parameter 'temperature' must be at least 0, got {params['temperature']}")
+        if params["lookahead"] < 0:
+            raise ValueError(f"parameter 'lookahead' must be at least 0 (samples of the next turn's cards; "
+                             f"0: no lookahead), got {params['lookahead']}")
+        if params["lookahead_width"] < 1:
+            raise ValueError(f"parameter 'lookahead_width' must be at least 1, got {params['lookahead_width']}")
         if not isinstance(params["weights"], str):
             raise ValueError("parameter 'weights' must be a path (text)")
         if params["weights"]:
@@ -103,9 +115,16 @@ class LearnedStrategy(Strategy):
 
     # --------------------------------------------------------------- hooks
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
-        scored = self.evaluator(view).decision(view, plays)
+        evaluator = self.evaluator(view)
+        scored = evaluator.decision(view, plays)
         self.afterstates_scored += len(scored)
-        best = self._pick(scored)
+        draws = self.params["lookahead"]
+        if draws > 0 and len(scored) > 1:
+            order, values = lookahead_values(evaluator, view, scored, self.params["lookahead_width"], draws,
+                                             self.rng)
+            best = int(order[self._pick(values)])
+        else:
+            best = self._pick(scored.values)
         if self.trace is not None:
             self.trace.append((scored.features(best), float(scored.values[best])))
         play, self._planned = scored.candidate(best)
@@ -133,9 +152,9 @@ class LearnedStrategy(Strategy):
                 best, best_value = house, value
         return best
 
-    def _pick(self, scored: Scored) -> int:
+    def _pick(self, values: np.ndarray) -> int:
+        """The index of the best value, or one sampled by temperature."""
         temperature = self.params["temperature"]
-        values = scored.values
         if temperature <= 0 or len(values) == 1:
             return int(np.argmax(values))
         weights = np.exp((values - values.max()) / temperature)
