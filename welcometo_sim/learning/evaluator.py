@@ -136,6 +136,7 @@ class Evaluator:
     def __init__(self, weights: np.ndarray, layout: Layout) -> None:
         self.weights = weights
         self.layout = layout
+        self._decider = None  # the native module's Decider for `layout`, made on first use
 
     # ------------------------------------------------------------ one state
     def state(self, view) -> tuple[np.ndarray, float]:
@@ -173,8 +174,11 @@ class Evaluator:
         real = [p for p in plays if p is not None]
         refusal = len(real) < len(plays)
         context = context_of(view)
-        play, use, args, values, features, variant_of, global_idx = _NATIVE.decide(
-            self.weights, self.layout, sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
+        decider = self._decider
+        if decider is None or decider.layout is not self.layout:
+            decider = self._decider = _NATIVE.Decider(self.layout)
+        play, use, args, values, features, variant_of, global_idx = decider.decide(
+            self.weights, sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
             refusal, context, context_of(view, 1) if refusal else None, phase_of(context.turn),
             window_phase_of(context.turn))
         scored = Scored(real, play, use, args, values, features, variant_of, global_idx)

@@ -12,9 +12,16 @@ The sheet is read through its Python API once per decision (its rows and
 the fence masks it already computes); everything per candidate and per
 street variant runs in C, the bis spots a play leaves included (as
 Sheet.bis_options_after_write lists them).
+
+A `Decider` is made once per evaluator: it holds the layout's tables and
+the game data's tracks in C, and keeps its working arrays from one
+decision to the next, so a decision allocates only the arrays it returns
+(allocating and wrapping a dozen numpy arrays a decision cost about as
+much as the feature loops).
 """
 
 from libc.stdint cimport int64_t
+from libc.stdlib cimport free, realloc
 
 import numpy as np
 
@@ -67,11 +74,11 @@ cdef i64[19] ROOM_BUCKETS = [0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 
 cdef i64[8] BUILT_CODES = [7, 8, 9, 9, 10, 10, 10, 10]
 
 
-cdef inline i64 imin(i64 a, i64 b) nogil:
+cdef inline i64 imin(i64 a, i64 b) noexcept nogil:
     return a if a < b else b
 
 
-cdef inline i64 imax(i64 a, i64 b) nogil:
+cdef inline i64 imax(i64 a, i64 b) noexcept nogil:
     return a if a > b else b
 
 
@@ -112,63 +119,94 @@ cdef inline double pairwise_sum(const double[::1] weights, const i64* index, Py_
     return 0.0 + res
 
 
+cdef class _Scratch:
+    """A C array of i64 kept from one decision to the next, grown when a
+    decision needs more. `need` may move it: take pointers after the call."""
+
+    cdef i64* data
+    cdef Py_ssize_t size
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef i64* need(self, Py_ssize_t n) except NULL:
+        cdef i64* grown
+        if n > self.size:
+            n = max(n, 2 * self.size, 64)
+            grown = <i64*>realloc(self.data, n * sizeof(i64))
+            if grown == NULL:
+                raise MemoryError()
+            self.data, self.size = grown, n
+        return self.data
+
+
 # ------------------------------------------------------------------ candidates
 cdef class _Builder:
-    """The street variants (spec rows) and candidate rows of one decision,
-    appended in the reference's order into arrays sized for the worst case."""
+    """The street variants (spec rows of SPEC values) and candidate rows (the
+    street variant of each street, then play, use, three arguments, estate,
+    temp, bis) of one decision, appended in the reference's order into C
+    arrays sized for the worst case and kept for the next decision."""
 
-    cdef i64[:, ::1] specs
-    cdef i64[:, ::1] table
-    cdef Py_ssize_t n_specs, n_rows, n_streets
-    cdef object specs_array, table_array
+    cdef i64* specs
+    cdef i64* table
+    cdef Py_ssize_t n_specs, n_rows, n_streets, row_width
+    cdef _Scratch specs_buffer, table_buffer
 
-    def __init__(self, Py_ssize_t n_streets, Py_ssize_t max_specs, Py_ssize_t max_rows):
-        self.n_streets = n_streets
-        self.specs_array = np.empty((max_specs, SPEC), dtype=np.int64)
-        self.table_array = np.empty((max_rows, n_streets + 8), dtype=np.int64)
-        self.specs = self.specs_array
-        self.table = self.table_array
+    def __cinit__(self):
+        self.specs_buffer = _Scratch()
+        self.table_buffer = _Scratch()
+
+    cdef int reset(self, Py_ssize_t n_streets, Py_ssize_t max_specs, Py_ssize_t max_rows) except -1:
+        self.n_streets, self.row_width = n_streets, n_streets + 8
+        self.specs = self.specs_buffer.need(max_specs * SPEC)
+        self.table = self.table_buffer.need(max_rows * self.row_width)
         self.n_specs = 0
         self.n_rows = 0
+        return 0
+
+    cdef inline i64* row_at(self, Py_ssize_t at) noexcept:
+        return self.table + at * self.row_width
 
     cdef Py_ssize_t spec(self, i64 street, i64 house, i64 number, i64 fence, i64 park, i64 pool,
                          i64 bis_house, i64 bis_number) noexcept:
         cdef Py_ssize_t at = self.n_specs
-        self.specs[at, STREET] = street
-        self.specs[at, WRITE_HOUSE] = house
-        self.specs[at, WRITE_NUMBER] = number
-        self.specs[at, FENCE] = fence
-        self.specs[at, PARK] = park
-        self.specs[at, POOL_HOUSE] = pool
-        self.specs[at, BIS_HOUSE] = bis_house
-        self.specs[at, BIS_NUMBER] = bis_number
+        cdef i64* row = self.specs + at * SPEC
+        row[STREET] = street
+        row[WRITE_HOUSE] = house
+        row[WRITE_NUMBER] = number
+        row[FENCE] = fence
+        row[PARK] = park
+        row[POOL_HOUSE] = pool
+        row[BIS_HOUSE] = bis_house
+        row[BIS_NUMBER] = bis_number
         self.n_specs += 1
         return at
 
-    cdef Py_ssize_t row(self, const i64[:, ::1] play_rows, i64 play, i64 use, i64 a, i64 b, i64 c,
+    cdef Py_ssize_t row(self, const i64* play_rows, i64 play, i64 use, i64 a, i64 b, i64 c,
                         i64 estate, i64 temp, i64 bis) noexcept:
         """A candidate row: `play`'s street variants (all base streets for a
         refusal), to be changed by the caller at the effect's street."""
         cdef Py_ssize_t at = self.n_rows, s, n = self.n_streets
+        cdef i64* row = self.row_at(at)
         for s in range(n):
-            self.table[at, s] = s if play < 0 else play_rows[play, s]
-        self.table[at, n] = play
-        self.table[at, n + 1] = use
-        self.table[at, n + 2] = a
-        self.table[at, n + 3] = b
-        self.table[at, n + 4] = c
-        self.table[at, n + 5] = estate
-        self.table[at, n + 6] = temp
-        self.table[at, n + 7] = bis
+            row[s] = s if play < 0 else play_rows[play * n + s]
+        row[n] = play
+        row[n + 1] = use
+        row[n + 2] = a
+        row[n + 3] = b
+        row[n + 4] = c
+        row[n + 5] = estate
+        row[n + 6] = temp
+        row[n + 7] = bis
         self.n_rows += 1
         return at
 
 
-cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, _Sheet sheet,
-                  const i64[:, ::1] play_rows) noexcept:
+cdef void _fences(_Builder out, const i64* fields, const i64* kind, Py_ssize_t n_plays, _Sheet sheet,
+                  const i64* play_rows) noexcept:
     """Surveyor: every fence slot, with every play of a surveyor offer
     (alone variants first, then the same-street merges, pair by pair)."""
-    cdef Py_ssize_t n_plays = fields.shape[0], n_streets = sheet.n_streets
+    cdef Py_ssize_t n_streets = sheet.n_streets
     cdef Py_ssize_t p, s, k, slot_count = 0, first_alone, at
     cdef i64 slot_street[MAX_WIDTH * 8]
     cdef i64 slot_bit[MAX_WIDTH * 8]
@@ -195,59 +233,59 @@ cdef void _fences(_Builder out, const i64[:, ::1] fields, const i64[::1] kind, _
         if kind[p] != USE_FENCE:
             continue
         for k in range(slot_count):
-            if fields[p, 1] == slot_street[k]:
-                out.spec(fields[p, 1], fields[p, 2], fields[p, 3], slot_bit[k], 0, -1, -1, -1)
+            if fields[p * 5 + 1] == slot_street[k]:
+                out.spec(fields[p * 5 + 1], fields[p * 5 + 2], fields[p * 5 + 3], slot_bit[k], 0, -1, -1, -1)
     for p in range(n_plays):
         if kind[p] != USE_FENCE:
             continue
         for k in range(slot_count):
             at = out.row(play_rows, p, USE_FENCE, slot_street[k], slot_bit[k], 0, -1, 0, 0)
-            if fields[p, 1] == slot_street[k]:
-                out.table[at, slot_street[k]] = first_merged + merged
+            if fields[p * 5 + 1] == slot_street[k]:
+                out.row_at(at)[slot_street[k]] = first_merged + merged
                 merged += 1
             else:
-                out.table[at, slot_street[k]] = first_alone + k
+                out.row_at(at)[slot_street[k]] = first_alone + k
 
 
-cdef void _estates(_Builder out, const i64[::1] kind, _Sheet sheet, const i64[:, ::1] play_rows) noexcept:
+cdef void _estates(_Builder out, const i64* kind, Py_ssize_t n_plays, _Sheet sheet,
+                   const i64* play_rows) noexcept:
     """Real estate: every column with a box left, with every play of a real-estate offer."""
     cdef Py_ssize_t p, k
     if sheet.n_sizes == 0:
         return
-    for p in range(kind.shape[0]):
+    for p in range(n_plays):
         if kind[p] != USE_ESTATE:
             continue
         for k in range(sheet.n_sizes):
             out.row(play_rows, p, USE_ESTATE, sheet.sizes[k] + 1, 0, 0, sheet.sizes[k], 0, 0)
 
 
-cdef void _parks_and_pools(_Builder out, const i64[:, ::1] fields, const i64[::1] kind,
-                           _Sheet sheet,
-                           const i64[:, ::1] play_rows) noexcept:
+cdef void _parks_and_pools(_Builder out, const i64* fields, const i64* kind, Py_ssize_t n_plays, _Sheet sheet,
+                           const i64* play_rows) noexcept:
     """Landscaper (a park on the written street) and pool (the written pool house)."""
     cdef Py_ssize_t p, at, variant
     cdef i64 street, house
-    for p in range(kind.shape[0]):
-        street, house = fields[p, 1], fields[p, 2]
+    for p in range(n_plays):
+        street, house = fields[p * 5 + 1], fields[p * 5 + 2]
         if kind[p] == USE_PARK and sheet.can_park[street]:
-            variant = out.spec(street, house, fields[p, 3], -1, 1, -1, -1, -1)
+            variant = out.spec(street, house, fields[p * 5 + 3], -1, 1, -1, -1, -1)
             at = out.row(play_rows, p, USE_PARK, street, 0, 0, -1, 0, 0)
-            out.table[at, street] = variant
-    for p in range(kind.shape[0]):
-        street, house = fields[p, 1], fields[p, 2]
+            out.row_at(at)[street] = variant
+    for p in range(n_plays):
+        street, house = fields[p * 5 + 1], fields[p * 5 + 2]
         if kind[p] == USE_POOL and sheet.pool_open[street][house]:
-            variant = out.spec(street, house, fields[p, 3], -1, 0, house, -1, -1)
+            variant = out.spec(street, house, fields[p * 5 + 3], -1, 0, house, -1, -1)
             at = out.row(play_rows, p, USE_POOL, street, house, 0, -1, 0, 0)
-            out.table[at, street] = variant
+            out.row_at(at)[street] = variant
 
 
-cdef Py_ssize_t _bis_spots_after_write(_Sheet sheet, i64 street, i64 house, i64 number, i64[:, ::1] spots,
+cdef Py_ssize_t _bis_spots_after_write(_Sheet sheet, i64 street, i64 house, i64 number, i64* spots,
                                        Py_ssize_t at) noexcept:
     """Sheet.bis_options_after_write in C: every (street, house, number) a
     bis can write once `number` is in `house`, street by street, house by
     house, the copy of the left neighbour first. Appends them to `spots`
-    from row `at`; returns the row after the last. (Padded houses are
-    roundabouts behind fences, so they add no spot.)"""
+    (three values a spot) from spot `at`; returns the spot after the last.
+    (Padded houses are roundabouts behind fences, so they add no spot.)"""
     cdef Py_ssize_t s, h, w = sheet.width
     cdef i64 value, left, right
     for s in range(sheet.n_streets):
@@ -258,61 +296,66 @@ cdef Py_ssize_t _bis_spots_after_write(_Sheet sheet, i64 street, i64 house, i64 
             if h > 0 and not sheet.fences[s][h - 1]:
                 left = number if s == street and h - 1 == house else sheet.numbers[s][h - 1]
                 if left >= 0:
-                    spots[at, 0], spots[at, 1], spots[at, 2] = s, h, left
+                    spots[3 * at], spots[3 * at + 1], spots[3 * at + 2] = s, h, left
                     at += 1
             if h < w - 1 and not sheet.fences[s][h]:
                 right = number if s == street and h + 1 == house else sheet.numbers[s][h + 1]
                 if right >= 0:
-                    spots[at, 0], spots[at, 1], spots[at, 2] = s, h, right
+                    spots[3 * at], spots[3 * at + 1], spots[3 * at + 2] = s, h, right
                     at += 1
     return at
 
 
-cdef void _bis(_Builder out, const i64[:, ::1] fields, const i64[::1] bis_from,
-               const i64[:, ::1] bis_spots, const i64[:, ::1] play_rows) noexcept:
+cdef void _bis(_Builder out, const i64* fields, Py_ssize_t n_plays, const i64* bis_from,
+               const i64* bis_spots, const i64* play_rows, i64* keys, i64* key_of) noexcept:
     """Bis: every copy the sheet allows once the play is written; equal
-    street variants are listed once, in the order first met."""
-    cdef Py_ssize_t n_plays = fields.shape[0], p, j, q, found, at
-    cdef Py_ssize_t n_keys = 0, total = bis_spots.shape[0]
-    if total == 0:
-        return
-    cdef i64[:, ::1] keys = np.empty((total, 5), dtype=np.int64)
-    cdef i64[::1] key_of = np.empty(total, dtype=np.int64)
+    street variants are listed once, in the order first met. `keys` (five
+    values a spot) and `key_of` are working space of a spot each."""
+    cdef Py_ssize_t p, j, q, found, at
+    cdef Py_ssize_t n_keys = 0
     cdef i64 street, house, number
+    cdef i64* key
+    if bis_from[n_plays] == 0:
+        return
     for p in range(n_plays):
         for j in range(bis_from[p], bis_from[p + 1]):
-            street = bis_spots[j, 0]
-            if street == fields[p, 1]:
-                house, number = fields[p, 2], fields[p, 3]
+            street = bis_spots[3 * j]
+            if street == fields[p * 5 + 1]:
+                house, number = fields[p * 5 + 2], fields[p * 5 + 3]
             else:
                 house, number = -1, -1
             found = -1
             for q in range(n_keys):
-                if (keys[q, 0] == street and keys[q, 1] == house and keys[q, 2] == number
-                        and keys[q, 3] == bis_spots[j, 1] and keys[q, 4] == bis_spots[j, 2]):
+                key = keys + 5 * q
+                if (key[0] == street and key[1] == house and key[2] == number
+                        and key[3] == bis_spots[3 * j + 1] and key[4] == bis_spots[3 * j + 2]):
                     found = q
                     break
             if found < 0:
                 found = n_keys
-                keys[found, 0], keys[found, 1], keys[found, 2] = street, house, number
-                keys[found, 3], keys[found, 4] = bis_spots[j, 1], bis_spots[j, 2]
+                key = keys + 5 * found
+                key[0], key[1], key[2] = street, house, number
+                key[3], key[4] = bis_spots[3 * j + 1], bis_spots[3 * j + 2]
                 n_keys += 1
             key_of[j] = found
     cdef Py_ssize_t first = out.n_specs
     for q in range(n_keys):
-        out.spec(keys[q, 0], keys[q, 1], keys[q, 2], -1, 0, -1, keys[q, 3], keys[q, 4])
+        key = keys + 5 * q
+        out.spec(key[0], key[1], key[2], -1, 0, -1, key[3], key[4])
     for p in range(n_plays):
         for j in range(bis_from[p], bis_from[p + 1]):
-            at = out.row(play_rows, p, USE_BIS, bis_spots[j, 0], bis_spots[j, 1], bis_spots[j, 2], -1, 0, 1)
-            out.table[at, bis_spots[j, 0]] = first + key_of[j]
+            at = out.row(play_rows, p, USE_BIS, bis_spots[3 * j], bis_spots[3 * j + 1], bis_spots[3 * j + 2],
+                         -1, 0, 1)
+            out.row_at(at)[bis_spots[3 * j]] = first + key_of[j]
 
 
 # ------------------------------------------------------------- street features
 cdef class _Sheet:
-    """What a decision needs of the sheet, read once into C arrays: its
-    streets as features.sheet_rows pads them (a padded house is a
-    roundabout behind a fence), the layout's per-street tables, and what
-    the effects may do (fence slots, estate columns, parks, pools)."""
+    """What a decision needs of the sheet, read into C arrays: its streets as
+    features.sheet_rows pads them (a padded house is a roundabout behind a
+    fence), the layout's per-street tables (set once), the data's pool
+    houses and park points (set when the data changes), and what the
+    effects may do (fence slots, estate columns, parks, pools)."""
 
     cdef i64 numbers[MAX_STREETS][MAX_WIDTH]
     cdef u8 rounds[MAX_STREETS][MAX_WIDTH]
@@ -329,28 +372,65 @@ cdef class _Sheet:
     cdef i64 sizes[6]
     cdef i64 real_estate[6]
     cdef Py_ssize_t n_sizes, n_streets, width, n_slots
-    cdef const i64[:, ::1] window_base
-    cdef const i64[::1] window_count, gap_base, run_base, park_base
+    cdef i64 window_base[MAX_STREETS][MAX_WIDTH]
+    cdef i64 window_count[MAX_STREETS]
+    cdef i64 gap_base[MAX_STREETS]
+    cdef i64 run_base[MAX_STREETS]
+    cdef i64 park_base[MAX_STREETS]
 
 
-cdef _Sheet _read_sheet(sheet, layout):
-    """The typed form of `sheet` for a decision under `layout`."""
-    cdef _Sheet out = _Sheet()
-    cdef Py_ssize_t s, h, n, width = layout.width, n_streets = len(sheet.numbers)
-    if width > MAX_WIDTH or n_streets > MAX_STREETS or len(sheet.real_estate) > 6:
-        raise ValueError(f"the native decision takes at most {MAX_STREETS} streets of {MAX_WIDTH} houses "
-                         f"and 6 estate sizes, not {n_streets} of {width} and {len(sheet.real_estate)}")
-    data = sheet.data
+cdef int _set_layout(_Sheet out, layout) except -1:
+    """The layout's per-street tables, once per decider."""
+    cdef Py_ssize_t s, h, width = layout.width, n_streets = len(layout.street_houses)
+    if width > MAX_WIDTH or n_streets > MAX_STREETS:
+        raise ValueError(f"the native decision takes at most {MAX_STREETS} streets of {MAX_WIDTH} houses, "
+                         f"not {n_streets} of {width}")
+    cdef const i64[:, ::1] window_base = layout.window_base
+    cdef const i64[::1] window_count = layout.window_count, gap_base = layout.gap_base
+    cdef const i64[::1] run_base = layout.run_base, park_base = layout.park_base
+    out.width = width
+    for s in range(n_streets):
+        for h in range(window_base.shape[1]):
+            out.window_base[s][h] = window_base[s, h]
+        out.window_count[s] = window_count[s]
+        out.gap_base[s] = gap_base[s]
+        out.run_base[s] = run_base[s]
+        out.park_base[s] = park_base[s]
+    return 0
+
+
+cdef int _set_data(_Sheet out, data) except -1:
+    """The data's pool houses and park points, when a decision's data is
+    not the previous decision's."""
+    cdef Py_ssize_t s, h, width = out.width
     pool_house, park_points = static_rows(data, width)
     cdef const u8[:, ::1] pool_here = pool_house.view(np.uint8)
     cdef const i64[:, ::1] park_track = park_points
-    out.width, out.n_streets, out.n_slots = width, n_streets, 0
+    if pool_here.shape[0] > MAX_STREETS:
+        raise ValueError(f"the native decision takes at most {MAX_STREETS} streets, not {pool_here.shape[0]}")
+    for s in range(pool_here.shape[0]):
+        for h in range(width):
+            out.pool_house[s][h] = pool_here[s, h]
+        for h in range(MAX_PARKS):
+            out.park_points[s][h] = park_track[s, h]
+    return 0
+
+
+cdef int _read_sheet(_Sheet out, sheet, data) except -1:
+    """The typed form of `sheet`'s changing parts, into `out`."""
+    cdef Py_ssize_t s, h, n, width = out.width, n_streets = len(sheet.numbers)
+    if n_streets > MAX_STREETS or len(sheet.real_estate) > 6:
+        raise ValueError(f"the native decision takes at most {MAX_STREETS} streets and 6 estate sizes, "
+                         f"not {n_streets} and {len(sheet.real_estate)}")
+    park_tracks = data.park_tracks
+    out.n_streets, out.n_slots = n_streets, 0
     for s in range(n_streets):
         numbers, rounds, bis = sheet.numbers[s], sheet.roundabouts[s], sheet.is_bis[s]
         fences, pools, used = sheet.fences[s], sheet.pools[s], sheet.plan_use[s]
         n = len(numbers)
+        if n > width:
+            raise ValueError(f"the native decision's layout has streets of at most {width} houses, not {n}")
         for h in range(width):
-            out.pool_house[s][h] = pool_here[s, h]
             if h < n:
                 number = numbers[h]
                 out.numbers[s][h] = -1 if number is None else number
@@ -364,10 +444,8 @@ cdef _Sheet _read_sheet(sheet, layout):
                 out.bis[s][h] = out.pools[s][h] = out.used[s][h] = 0
             out.pool_open[s][h] = out.pool_house[s][h] and not out.pools[s][h]
             out.fences[s][h] = bool(fences[h]) if h < n - 1 else 1
-        for h in range(MAX_PARKS):
-            out.park_points[s][h] = park_track[s, h]
         out.parks[s] = sheet.parks[s]
-        out.can_park[s] = sheet.parks[s] < len(data.park_tracks[s]) - 1
+        out.can_park[s] = out.parks[s] < len(park_tracks[s]) - 1
         out.fence_masks[s] = sheet.fence_mask(s)
         out.n_slots += int(out.fence_masks[s]).bit_count()
     tracks = data.real_estate_tracks
@@ -379,15 +457,10 @@ cdef _Sheet _read_sheet(sheet, layout):
             out.n_sizes += 1
     for s in range(len(sheet.real_estate), 6):
         out.real_estate[s] = 0
-    out.window_base = layout.window_base
-    out.window_count = layout.window_count
-    out.gap_base = layout.gap_base
-    out.run_base = layout.run_base
-    out.park_base = layout.park_base
-    return out
+    return 0
 
 
-cdef void _street_features(_Sheet base, const i64[::1] spec, i64 phase, i64 window_phase,
+cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_phase,
                            i64* features, i64* counts, i64* park_points) noexcept:
     """features.street_features of one street variant: its base street with
     `spec` applied. Writes its 3W - 1 feature indices, its 20 summary counts
@@ -450,7 +523,7 @@ cdef void _street_features(_Sheet base, const i64[::1] spec, i64 phase, i64 wind
     # windows of three houses and their two inner fences
     cdef i64 window_base, shift = window_phase * base.window_count[street] * WINDOW_STATES
     for h in range(w - 2):
-        window_base = base.window_base[street, h]
+        window_base = base.window_base[street][h]
         if window_base > 0:
             features[h] = (window_base + shift + ((code[h] * N_CODES + code[h + 1]) * N_CODES + code[h + 2]) * 4
                            + fences[h] * 2 + fences[h + 1])
@@ -523,9 +596,11 @@ cdef void _street_features(_Sheet base, const i64[::1] spec, i64 phase, i64 wind
 # ------------------------------------------------------------- whole sheet
 cdef class _Globals:
     """What global_features needs of a decision's context, typed: the table
-    offsets, the context's scalars, the game's tracks and each plan deck's rule."""
+    offsets (set once), the game's tracks (set when the data changes), the
+    context's scalars and each plan deck's rule (set every decision)."""
 
-    cdef i64 estate, pools, temps, bis, bias, refusals_column, refused_column, roundabouts
+    cdef i64 estate, pools, temps, bis, bias, refusals, roundabouts, plans
+    cdef i64 refusals_column, refused_column, roundabouts_column
     cdef i64 phase, opponent_temps, constant, refused_constant
     cdef const i64[:, ::1] estate_values
     cdef const i64[::1] pool_track, bis_track
@@ -551,7 +626,7 @@ cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate
     index[8] = g.bis + g.phase * 10 + imin(n_bis, 9)
     index[9] = g.bias + g.phase
     index[10] = g.refused_column if refused else g.refusals_column
-    index[11] = g.roundabouts
+    index[11] = g.roundabouts_column
     points += g.pool_track[imin(pools_built, g.pool_track.shape[0] - 1)]
     points -= g.bis_track[imin(n_bis, g.bis_track.shape[0] - 1)]
     points += g.refused_constant if refused else g.constant
@@ -571,42 +646,38 @@ cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate
     exact[0] = points
 
 
-_TRACKS: dict = {}
-"""id(data) -> (data, pool track, bis track): a game's tracks as arrays, made
-once per data object (kept with them, so its id is not reused)."""
+cdef int _set_offsets(_Globals g, layout) except -1:
+    """The layout's table offsets, once per decider."""
+    offsets = layout.offsets
+    g.estate, g.pools, g.temps = offsets["estate"], offsets["pools"], offsets["temps"]
+    g.bis, g.bias, g.refusals = offsets["bis"], offsets["bias"], offsets["refusals"]
+    g.roundabouts, g.plans = offsets["roundabouts"], offsets["plans"]
+    return 0
 
 
-cdef tuple _tracks(data):
-    found = _TRACKS.get(id(data))
-    if found is None or found[0] is not data:
-        if len(_TRACKS) > 64:
-            _TRACKS.clear()
-        found = _TRACKS[id(data)] = (data, np.array(data.pool_track, dtype=np.int64),
-                                     np.array(data.bis_track, dtype=np.int64))
-    return found
+cdef int _set_tracks(_Globals g, data) except -1:
+    """The data's estate values and pool and bis tracks, when a decision's
+    data is not the previous decision's."""
+    g.estate_values = _estate_values(data)
+    g.pool_track = np.array(data.pool_track, dtype=np.int64)
+    g.bis_track = np.array(data.bis_track, dtype=np.int64)
+    return 0
 
 
-cdef _Globals _globals(layout, context, refused_context, i64 phase):
+cdef int _set_context(_Globals g, layout, context, refused_context, i64 phase) except -1:
     """The typed form of a decision's SheetContext (and of its refusal's, one refusal more)."""
-    cdef _Globals g = _Globals()
     cdef Py_ssize_t deck, size
     data = context.data
-    offsets = layout.offsets
     g.phase = phase
-    g.estate, g.pools, g.temps = offsets["estate"], offsets["pools"], offsets["temps"]
-    g.bis, g.bias = offsets["bis"], offsets["bias"]
-    g.roundabouts = offsets["roundabouts"] + phase * 3 + min(context.roundabouts, 2)
+    g.roundabouts_column = g.roundabouts + phase * 3 + min(context.roundabouts, 2)
     g.opponent_temps = context.opponent_temps
-    g.estate_values = _estate_values(data)
-    _, g.pool_track, g.bis_track = _tracks(data)
     roundabout_points = data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
     refusal_track = data.refusal_track
-    g.refusals_column = offsets["refusals"] + (phase * 4 + min(context.refusals, 3)) * 4 \
-        + min(context.opponent_refusals, 3)
+    g.refusals_column = g.refusals + (phase * 4 + min(context.refusals, 3)) * 4 + min(context.opponent_refusals, 3)
     g.constant = context.plan_points - roundabout_points - refusal_track[min(context.refusals,
                                                                               len(refusal_track) - 1)]
     if refused_context is not None:
-        g.refused_column = offsets["refusals"] + (phase * 4 + min(refused_context.refusals, 3)) * 4 \
+        g.refused_column = g.refusals + (phase * 4 + min(refused_context.refusals, 3)) * 4 \
             + min(refused_context.opponent_refusals, 3)
         g.refused_constant = (refused_context.plan_points - roundabout_points
                               - refusal_track[min(refused_context.refusals, len(refusal_track) - 1)])
@@ -614,20 +685,20 @@ cdef _Globals _globals(layout, context, refused_context, i64 phase):
     g.decks = len(plans)
     if g.decks > MAX_DECKS:
         raise ValueError(f"the native decision takes at most {MAX_DECKS} plan decks, not {g.decks}")
-    plan_base = offsets["plans"]
+    plan_index_of = layout.plan_index
     for deck in range(g.decks):
         spec = plans[deck]
         g.plan_start[deck], g.plan_counts[deck], g.plan_needed[deck], g.plan_points[deck] = 0, 0, -1, 0
         for size in range(6):
             g.plan_need[deck][size] = 0
-        plan_index = layout.plan_index.get(spec.id)
+        plan_index = plan_index_of.get(spec.id)
         if plan_index is None:
             continue
         if context.plan_done[deck]:
-            g.plan_start[deck] = plan_base + plan_index * PLAN_STATUS * PLAN_PROGRESS
+            g.plan_start[deck] = g.plans + plan_index * PLAN_STATUS * PLAN_PROGRESS
             continue
         status = 1 if context.plan_high[deck] else 2
-        g.plan_start[deck] = plan_base + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
+        g.plan_start[deck] = g.plans + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
         if spec.kind != "estates":
             continue
         g.plan_counts[deck] = 1
@@ -637,105 +708,152 @@ cdef _Globals _globals(layout, context, refused_context, i64 phase):
         if not spec.estate_filter:
             g.plan_needed[deck] = len(spec.estates)
             g.plan_points[deck] = spec.points[0] if context.plan_high[deck] else spec.points[1]
-    return g
+    return 0
 
 
 # ------------------------------------------------------------------ decision
-def decide(const double[::1] weights, layout, sheet, list real, list offer_kinds, bint refusal, context,
-           refused_context, i64 phase, i64 window_phase):
-    """Evaluator.decision's arrays for one decision: (play, use, args, values,
-    street features, variant_of, global features), the values before any
-    thematic board's points. `real` are the plays (no refusal), `offer_kinds`
-    the effect use code of each offer (a temp play uses none)."""
-    data = sheet.data
-    cdef _Sheet base = _read_sheet(sheet, layout)
-    cdef Py_ssize_t n_streets = base.n_streets, width = base.width, n_plays = len(real), p, s, k, v, c, j
-    cdef i64[:, ::1] fields = np.empty((n_plays, 5), dtype=np.int64)
-    cdef i64[::1] kind = np.empty(n_plays, dtype=np.int64)
-    cdef object play
-    for p in range(n_plays):
-        play = real[p]
-        for j in range(5):
-            fields[p, j] = play[j]
-        kind[p] = NO_USE if fields[p, 4] == 1 else offer_kinds[fields[p, 0]]
+cdef class Decider:
+    """Evaluator.decision in typed code for one layout: made once per
+    evaluator, it keeps the layout's tables, the last game data's tracks and
+    its working arrays from one decision to the next."""
 
-    # the bis spots each bis play leaves (none once the bis track is full)
-    cdef Py_ssize_t n_bis_plays = 0, n_spots = 0
-    cdef bint bis_left = sheet.n_bis < data.max_bis
-    for p in range(n_plays):
-        n_bis_plays += kind[p] == USE_BIS
-    cdef i64[::1] bis_from = np.zeros(n_plays + 1, dtype=np.int64)
-    bis_spots_array = np.empty((n_bis_plays * n_streets * width * 2 if bis_left else 0, 3), dtype=np.int64)
-    cdef i64[:, ::1] bis_spots = bis_spots_array
-    for p in range(n_plays):
-        if kind[p] == USE_BIS and bis_left:
-            n_spots = _bis_spots_after_write(base, fields[p, 1], fields[p, 2], fields[p, 3], bis_spots, n_spots)
-        bis_from[p + 1] = n_spots
-    bis_spots = bis_spots[:n_spots]
+    cdef readonly object layout
+    cdef object data, weights_object
+    cdef const double[::1] weights
+    cdef _Sheet sheet
+    cdef _Globals globals
+    cdef _Builder out
+    cdef _Scratch fields, kind, bis_from, bis_spots, play_rows, counts, keys, key_of, street_values
 
-    cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * base.n_slots) + n_spots + 2
-    cdef Py_ssize_t max_rows = n_plays * (4 + base.n_slots + base.n_sizes) + n_spots + 1
-    cdef _Builder out = _Builder(n_streets, max_specs, max_rows)
-    for s in range(n_streets):
-        out.spec(s, -1, -1, -1, 0, -1, -1, -1)
-    cdef i64[:, ::1] play_rows = np.empty((n_plays, n_streets), dtype=np.int64)
-    cdef i64 temp_add = int(sheet.temps < data.temp_boxes)
-    for p in range(n_plays):
-        v = out.spec(fields[p, 1], fields[p, 2], fields[p, 3], -1, 0, -1, -1, -1)
+    def __init__(self, layout):
+        self.layout = layout
+        self.data = None
+        self.weights_object = None
+        self.sheet = _Sheet()
+        _set_layout(self.sheet, layout)
+        self.globals = _Globals()
+        _set_offsets(self.globals, layout)
+        self.out = _Builder()
+        self.fields, self.kind, self.bis_from, self.bis_spots = _Scratch(), _Scratch(), _Scratch(), _Scratch()
+        self.play_rows, self.counts, self.keys, self.key_of = _Scratch(), _Scratch(), _Scratch(), _Scratch()
+        self.street_values = _Scratch()
+
+    def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+               i64 phase, i64 window_phase):
+        """Evaluator.decision's arrays for one decision: (play, use, args,
+        values, street features, variant_of, global features), the values
+        before any thematic board's points. `weights` are float64 and
+        contiguous; `real` are the plays (no refusal), `offer_kinds` the
+        effect use code of each offer (a temp play uses none)."""
+        if weights is not self.weights_object:
+            self.weights = weights
+            self.weights_object = weights
+        data = sheet.data
+        if data is not self.data:
+            _set_data(self.sheet, data)
+            _set_tracks(self.globals, data)
+            self.data = data
+        cdef _Sheet base = self.sheet
+        _read_sheet(base, sheet, data)
+        cdef Py_ssize_t n_streets = base.n_streets, width = base.width, n_plays = len(real), p, s, k, v, c, j
+        cdef i64* fields = self.fields.need(n_plays * 5 + 1)
+        cdef i64* kind = self.kind.need(n_plays + 1)
+        cdef tuple play  # a Play: read as the tuple it is (its class's item lookup costs ten times more)
+        for p in range(n_plays):
+            play = <tuple>real[p]
+            for j in range(5):
+                fields[p * 5 + j] = play[j]
+            kind[p] = NO_USE if fields[p * 5 + 4] == 1 else offer_kinds[fields[p * 5]]
+
+        # the bis spots each bis play leaves (none once the bis track is full)
+        cdef Py_ssize_t n_bis_plays = 0, n_spots = 0
+        cdef bint bis_left = sheet.n_bis < data.max_bis
+        for p in range(n_plays):
+            n_bis_plays += kind[p] == USE_BIS
+        cdef Py_ssize_t max_spots = n_bis_plays * n_streets * width * 2 if bis_left else 0
+        cdef i64* bis_from = self.bis_from.need(n_plays + 1)
+        cdef i64* bis_spots = self.bis_spots.need(3 * max_spots + 3)
+        bis_from[0] = 0
+        for p in range(n_plays):
+            if kind[p] == USE_BIS and bis_left:
+                n_spots = _bis_spots_after_write(base, fields[p * 5 + 1], fields[p * 5 + 2], fields[p * 5 + 3],
+                                                 bis_spots, n_spots)
+            bis_from[p + 1] = n_spots
+
+        cdef Py_ssize_t max_specs = n_streets + n_plays * (2 + 2 * base.n_slots) + n_spots + 2
+        cdef Py_ssize_t max_rows = n_plays * (4 + base.n_slots + base.n_sizes) + n_spots + 1
+        cdef _Builder out = self.out
+        out.reset(n_streets, max_specs, max_rows)
         for s in range(n_streets):
-            play_rows[p, s] = s
-        play_rows[p, fields[p, 1]] = v
-    for p in range(n_plays):
-        out.row(play_rows, p, NO_USE, 0, 0, 0, -1, temp_add if fields[p, 4] == 1 else 0, 0)
-    if n_plays:
-        _fences(out, fields, kind, base, play_rows)
-        _estates(out, kind, base, play_rows)
-        _parks_and_pools(out, fields, kind, base, play_rows)
-        _bis(out, fields, bis_from, bis_spots, play_rows)
-    if refusal:
-        out.row(play_rows, -1, NO_USE, 0, 0, 0, -1, 0, 0)
+            out.spec(s, -1, -1, -1, 0, -1, -1, -1)
+        cdef i64* play_rows = self.play_rows.need(n_plays * n_streets + 1)
+        cdef i64 temp_add = int(sheet.temps < data.temp_boxes)
+        for p in range(n_plays):
+            v = out.spec(fields[p * 5 + 1], fields[p * 5 + 2], fields[p * 5 + 3], -1, 0, -1, -1, -1)
+            for s in range(n_streets):
+                play_rows[p * n_streets + s] = s
+            play_rows[p * n_streets + fields[p * 5 + 1]] = v
+        for p in range(n_plays):
+            out.row(play_rows, p, NO_USE, 0, 0, 0, -1, temp_add if fields[p * 5 + 4] == 1 else 0, 0)
+        if n_plays:
+            _fences(out, fields, kind, n_plays, base, play_rows)
+            _estates(out, kind, n_plays, base, play_rows)
+            _parks_and_pools(out, fields, kind, n_plays, base, play_rows)
+            if n_spots:
+                _bis(out, fields, n_plays, bis_from, bis_spots, play_rows, self.keys.need(5 * n_spots),
+                     self.key_of.need(n_spots))
+        if refusal:
+            out.row(play_rows, -1, NO_USE, 0, 0, 0, -1, 0, 0)
 
-    # every street variant's features, summary and value
-    cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1
-    features_array = np.empty((n_variants, n_features), dtype=np.int64)
-    cdef i64[:, ::1] features = features_array
-    cdef i64[:, ::1] counts = np.empty((n_variants, COUNTS), dtype=np.int64)
-    cdef i64 park_points
-    cdef double[::1] street_value = np.empty(n_variants, dtype=np.float64)
-    for v in range(n_variants):
-        _street_features(base, out.specs[v], phase, window_phase, &features[v, 0], &counts[v, 0], &park_points)
-        street_value[v] = pairwise_sum(weights, &features[v, 0], n_features) + <double>park_points
+        # every street variant's features, summary and value
+        cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1
+        features_array = np.empty((n_variants, n_features), dtype=np.int64)
+        cdef i64[:, ::1] features = features_array
+        cdef i64* counts = self.counts.need(n_variants * COUNTS)
+        cdef double* street_value = <double*>self.street_values.need(n_variants)  # i64 and double: 8 bytes
+        cdef i64 park_points
+        cdef const double[::1] table_weights = self.weights
+        for v in range(n_variants):
+            _street_features(base, out.specs + v * SPEC, phase, window_phase, &features[v, 0],
+                             counts + v * COUNTS, &park_points)
+            street_value[v] = pairwise_sum(table_weights, &features[v, 0], n_features) + <double>park_points
 
-    # every candidate's whole-sheet features and value
-    cdef _Globals g = _globals(layout, context, refused_context, phase)
-    cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks
-    table = out.table_array[:n_rows]
-    cdef i64[:, ::1] rows = out.table[:n_rows]
-    global_array = np.empty((n_rows, n_global), dtype=np.int64)
-    cdef i64[:, ::1] global_idx = global_array
-    values_array = np.empty(n_rows, dtype=np.float64)
-    cdef double[::1] values = values_array
-    cdef i64 summed[COUNTS]
-    cdef i64 real_estate[6]
-    cdef i64 exact, sheet_temps = sheet.temps, sheet_bis = sheet.n_bis
-    cdef double streets_sum
-    for c in range(n_rows):
-        for j in range(COUNTS):
-            summed[j] = 0
-        streets_sum = -0.0
-        for s in range(n_streets):
-            v = rows[c, s]
+        # every candidate's whole-sheet features and value
+        cdef _Globals g = self.globals
+        _set_context(g, self.layout, context, refused_context, phase)
+        cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
+        table_array = np.empty((n_rows, row_width), dtype=np.int64)
+        cdef i64[:, ::1] table = table_array
+        global_array = np.empty((n_rows, n_global), dtype=np.int64)
+        cdef i64[:, ::1] global_idx = global_array
+        values_array = np.empty(n_rows, dtype=np.float64)
+        cdef double[::1] values = values_array
+        cdef i64 summed[COUNTS]
+        cdef i64 real_estate[6]
+        cdef i64 exact, sheet_temps = sheet.temps, sheet_bis = sheet.n_bis
+        cdef double streets_sum
+        cdef i64* row
+        for c in range(n_rows):
+            row = out.row_at(c)
+            for j in range(row_width):
+                table[c, j] = row[j]
             for j in range(COUNTS):
-                summed[j] += counts[v, j]
-            streets_sum += street_value[v]
-        for k in range(6):
-            real_estate[k] = base.real_estate[k]
-        if rows[c, n_streets + 5] >= 0:
-            real_estate[rows[c, n_streets + 5]] += 1
-        _global_features(g, summed, real_estate, sheet_temps + rows[c, n_streets + 6],
-                         sheet_bis + rows[c, n_streets + 7], refusal and c == n_rows - 1,
-                         &global_idx[c, 0], &exact)
-        values[c] = (0.0 + streets_sum) + pairwise_sum(weights, &global_idx[c, 0], n_global) + <double>exact
-    s = n_streets
-    return (table[:, s], table[:, s + 1], table[:, s + 2:s + 5], values_array, features_array,
-            table[:, :s], global_array)
+                summed[j] = 0
+            streets_sum = -0.0
+            for s in range(n_streets):
+                v = row[s]
+                for j in range(COUNTS):
+                    summed[j] += counts[v * COUNTS + j]
+                streets_sum += street_value[v]
+            for k in range(6):
+                real_estate[k] = base.real_estate[k]
+            if row[n_streets + 5] >= 0:
+                real_estate[row[n_streets + 5]] += 1
+            _global_features(g, summed, real_estate, sheet_temps + row[n_streets + 6],
+                             sheet_bis + row[n_streets + 7], refusal and c == n_rows - 1,
+                             &global_idx[c, 0], &exact)
+            values[c] = (0.0 + streets_sum) + pairwise_sum(table_weights, &global_idx[c, 0], n_global) \
+                + <double>exact
+        s = n_streets
+        return (table_array[:, s], table_array[:, s + 1], table_array[:, s + 2:s + 5], values_array,
+                features_array, table_array[:, :s], global_array)
