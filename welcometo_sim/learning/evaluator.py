@@ -162,29 +162,45 @@ class Evaluator:
         the native module when it is built (the same candidates, features and
         values, bit for bit), else by `reference_decision`, which also takes
         weights the native code does not read (not contiguous float64)."""
-        weights = self.weights
-        if _NATIVE is None or weights.dtype != np.float64 or not weights.flags.c_contiguous:
+        if _NATIVE is None or not self._native_weights():
             return self.reference_decision(view, plays)
         return self.native_decision(view, plays)
+
+    def best_value(self, view, plays: list[Play | None]) -> float:
+        """The largest value of `decision(view, plays)`: what a search asks of
+        the positions it looks at (natively without making the candidate
+        arrays, unless a thematic board adds its points)."""
+        if _NATIVE is None or view.sheet.board is not None or not self._native_weights():
+            return float(self.decision(view, plays).values.max())
+        return self._native_call("best_value", view, plays)[1]
 
     def native_decision(self, view, plays: list[Play | None]) -> Scored:
         """`reference_decision` in typed code (welcometo_sim/native/decision.pyx);
         requires the native module."""
+        real, arrays = self._native_call("decide", view, plays)
         sheet = view.sheet
+        play, use, args, values, features, variant_of, global_idx = arrays
+        scored = Scored(real, play, use, args, values, features, variant_of, global_idx)
+        if sheet.board is not None:
+            scored.values = values + self._board_points(sheet, scored)
+        return scored
+
+    def _native_weights(self) -> bool:
+        weights = self.weights
+        return weights.dtype == np.float64 and weights.flags.c_contiguous
+
+    def _native_call(self, method: str, view, plays: list[Play | None]) -> tuple[list[Play], object]:
+        """(the real plays, what the native Decider's `method` answers for this decision)."""
         real = [p for p in plays if p is not None]
         refusal = len(real) < len(plays)
         context = context_of(view)
         decider = self._decider
         if decider is None or decider.layout is not self.layout:
             decider = self._decider = _NATIVE.Decider(self.layout)
-        play, use, args, values, features, variant_of, global_idx = decider.decide(
-            self.weights, sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
+        return real, getattr(decider, method)(
+            self.weights, view.sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
             refusal, context, context_of(view, 1) if refusal else None, phase_of(context.turn),
             window_phase_of(context.turn))
-        scored = Scored(real, play, use, args, values, features, variant_of, global_idx)
-        if sheet.board is not None:
-            scored.values = values + self._board_points(sheet, scored)
-        return scored
 
     def reference_decision(self, view, plays: list[Play | None]) -> Scored:
         """The decision in Python and numpy: the reference the native module

@@ -110,7 +110,7 @@ def best_next_value(evaluator: Evaluator, view: PlayerView) -> float:
         plays = [None]
     elif not must_play(plays):  # type: ignore[arg-type]
         plays.append(None)
-    return float(evaluator.decision(view, plays).values.max())
+    return evaluator.best_value(view, plays)
 
 
 def lookahead_values(evaluator: Evaluator, view: PlayerView, scored: Scored, width: int, draws: int,

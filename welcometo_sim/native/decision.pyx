@@ -22,6 +22,7 @@ much as the feature loops).
 
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
 
 import numpy as np
 
@@ -712,6 +713,15 @@ cdef int _set_context(_Globals g, layout, context, refused_context, i64 phase) e
 
 
 # ------------------------------------------------------------------ decision
+cdef object _copied(const i64* source, Py_ssize_t rows, Py_ssize_t columns):
+    """A new (rows, columns) int64 array holding `source`'s values."""
+    array = np.empty((rows, columns), dtype=np.int64)
+    cdef i64[:, ::1] target = array
+    if rows and columns:
+        memcpy(&target[0, 0], source, rows * columns * sizeof(i64))
+    return array
+
+
 cdef class Decider:
     """Evaluator.decision in typed code for one layout: made once per
     evaluator, it keeps the layout's tables, the last game data's tracks and
@@ -724,6 +734,8 @@ cdef class Decider:
     cdef _Globals globals
     cdef _Builder out
     cdef _Scratch fields, kind, bis_from, bis_spots, play_rows, counts, keys, key_of, street_values
+    cdef _Scratch features, global_idx, values
+    cdef Py_ssize_t n_rows, n_features, n_global
 
     def __init__(self, layout):
         self.layout = layout
@@ -736,7 +748,7 @@ cdef class Decider:
         self.out = _Builder()
         self.fields, self.kind, self.bis_from, self.bis_spots = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.play_rows, self.counts, self.keys, self.key_of = _Scratch(), _Scratch(), _Scratch(), _Scratch()
-        self.street_values = _Scratch()
+        self.street_values, self.features, self.global_idx, self.values = _Scratch(), _Scratch(), _Scratch(), _Scratch()
 
     def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
                i64 phase, i64 window_phase):
@@ -745,6 +757,38 @@ cdef class Decider:
         before any thematic board's points. `weights` are float64 and
         contiguous; `real` are the plays (no refusal), `offer_kinds` the
         effect use code of each offer (a temp play uses none)."""
+        self._compute(weights, sheet, real, offer_kinds, refusal, context, refused_context, phase, window_phase)
+        cdef Py_ssize_t n_rows = self.n_rows, n_variants = self.out.n_specs, s = self.out.n_streets
+        table = _copied(self.out.table, n_rows, self.out.row_width)
+        features = _copied(self.features.data, n_variants, self.n_features)
+        global_features = _copied(self.global_idx.data, n_rows, self.n_global)
+        values = np.empty(n_rows, dtype=np.float64)
+        cdef double[::1] written = values
+        if n_rows:
+            memcpy(&written[0], self.values.data, n_rows * sizeof(double))
+        return (table[:, s], table[:, s + 1], table[:, s + 2:s + 5], values, features, table[:, :s],
+                global_features)
+
+    def best_value(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+                   i64 phase, i64 window_phase):
+        """The largest of `decide`'s values (a search's question, answered
+        without making the arrays)."""
+        self._compute(weights, sheet, real, offer_kinds, refusal, context, refused_context, phase, window_phase)
+        if self.n_rows == 0:
+            raise ValueError("a decision without candidates has no best value")
+        cdef double* values = <double*>self.values.data
+        cdef double best = values[0]
+        cdef Py_ssize_t c
+        for c in range(1, self.n_rows):
+            if values[c] > best:
+                best = values[c]
+        return best
+
+    cdef int _compute(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+                      i64 phase, i64 window_phase) except -1:
+        """One decision's candidates, features and values into the working
+        arrays (`out`, `features`, `global_idx`, `values`; sizes in `n_rows`,
+        `n_features`, `n_global`)."""
         if weights is not self.weights_object:
             self.weights = weights
             self.weights_object = weights
@@ -807,27 +851,23 @@ cdef class Decider:
 
         # every street variant's features, summary and value
         cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1
-        features_array = np.empty((n_variants, n_features), dtype=np.int64)
-        cdef i64[:, ::1] features = features_array
+        cdef i64* features = self.features.need(n_variants * n_features)
         cdef i64* counts = self.counts.need(n_variants * COUNTS)
         cdef double* street_value = <double*>self.street_values.need(n_variants)  # i64 and double: 8 bytes
         cdef i64 park_points
         cdef const double[::1] table_weights = self.weights
         for v in range(n_variants):
-            _street_features(base, out.specs + v * SPEC, phase, window_phase, &features[v, 0],
+            _street_features(base, out.specs + v * SPEC, phase, window_phase, features + v * n_features,
                              counts + v * COUNTS, &park_points)
-            street_value[v] = pairwise_sum(table_weights, &features[v, 0], n_features) + <double>park_points
+            street_value[v] = pairwise_sum(table_weights, features + v * n_features, n_features) \
+                + <double>park_points
 
         # every candidate's whole-sheet features and value
         cdef _Globals g = self.globals
         _set_context(g, self.layout, context, refused_context, phase)
         cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
-        table_array = np.empty((n_rows, row_width), dtype=np.int64)
-        cdef i64[:, ::1] table = table_array
-        global_array = np.empty((n_rows, n_global), dtype=np.int64)
-        cdef i64[:, ::1] global_idx = global_array
-        values_array = np.empty(n_rows, dtype=np.float64)
-        cdef double[::1] values = values_array
+        cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
+        cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
         cdef i64 summed[COUNTS]
         cdef i64 real_estate[6]
         cdef i64 exact, sheet_temps = sheet.temps, sheet_bis = sheet.n_bis
@@ -835,8 +875,6 @@ cdef class Decider:
         cdef i64* row
         for c in range(n_rows):
             row = out.row_at(c)
-            for j in range(row_width):
-                table[c, j] = row[j]
             for j in range(COUNTS):
                 summed[j] = 0
             streets_sum = -0.0
@@ -851,9 +889,8 @@ cdef class Decider:
                 real_estate[row[n_streets + 5]] += 1
             _global_features(g, summed, real_estate, sheet_temps + row[n_streets + 6],
                              sheet_bis + row[n_streets + 7], refusal and c == n_rows - 1,
-                             &global_idx[c, 0], &exact)
-            values[c] = (0.0 + streets_sum) + pairwise_sum(table_weights, &global_idx[c, 0], n_global) \
+                             global_idx + c * n_global, &exact)
+            values[c] = (0.0 + streets_sum) + pairwise_sum(table_weights, global_idx + c * n_global, n_global) \
                 + <double>exact
-        s = n_streets
-        return (table_array[:, s], table_array[:, s + 1], table_array[:, s + 2:s + 5], values_array,
-                features_array, table_array[:, :s], global_array)
+        self.n_rows, self.n_features, self.n_global = n_rows, n_features, n_global
+        return 0
