@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -42,6 +43,26 @@ def test_table_mode_seats_everybody_together():
     frame = round_robin(spec, table=True)
     assert frame.groupby("game").size().eq(3).all()
     assert frame["match"].eq(0).all()
+
+
+def test_solo_strategies_are_compared_alone_on_the_same_cards():
+    raw = {"games": 4, "seed": 3, "variant": {"solo": True}}
+    players = parse_config({"players": ["random", "greedy"]}).players  # as `compare random greedy` names them
+    frame = round_robin(replace(parse_config({**raw, "players": ["random"]}), players=players))
+    assert frame.groupby("game").size().eq(2).all()  # each game: both strategies, each alone
+    assert frame["match"].eq(0).all() and frame["n_players"].eq(1).all()
+    assert frame.groupby("game")["seed"].nunique().eq(1).all()  # the same cards
+    for strategy in ("random", "greedy"):  # each scored what it scores playing those seeds alone
+        alone = round_robin(parse_config({**raw, "players": [strategy]}))
+        assert frame[frame["strategy"] == strategy]["total"].tolist() == alone["total"].tolist()
+    for _, game in frame.groupby("game"):  # the rank says who scored more on those cards
+        best = game.loc[game["total"].idxmax()]
+        assert best["rank"] == 1
+        assert (game["rank"] == 1).sum() == (game["total"] == best["total"]).sum()
+    pairs = comparison_tables(frame)["pairs"]
+    totals = frame.pivot(index="game", columns="player", values="total")
+    assert pairs.loc[("random", "greedy"), "mean_diff"] == pytest.approx((totals["random"] - totals["greedy"]).mean())
+    assert pairs.loc[("random", "greedy"), "a_win_rate"] < 0.5
 
 
 def test_comparison_tables_say_when_a_difference_is_not_significant():
