@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import runpy
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -195,7 +196,9 @@ class BuildCore(build_ext):
         started, cpu_started = time.monotonic(), _children_cpu()
         pending = sum(map(self._out_of_date, self.extensions))
         if pending:
-            announce(f"compiling the game engine ({pending} modules; {BUILD_MINUTES}; "
+            reused = len(self.extensions) - pending
+            announce(f"compiling the game engine ({pending} modules; "
+                     f"{f'{reused} compiled earlier from the same sources are reused' if reused else BUILD_MINUTES}; "
                      f"WTSIM_PURE_PYTHON=1 skips it) ...")
         super().run()
         if pending:
@@ -213,17 +216,52 @@ class BuildCore(build_ext):
 
     def _out_of_date(self, ext: Extension) -> bool:
         """Whether build_ext will compile `ext` (as it decides: the compiled
-        file is missing or older than one of its sources)."""
+        file is missing or older than one of its sources), unless an earlier
+        install left it compiled from the same source."""
+        if self._compiled_in_place(ext) is not None:
+            return False
         target = Path(self.get_ext_fullpath(ext.name))
         if self.force or not target.exists():
             return True
         return any(Path(source).stat().st_mtime > target.stat().st_mtime for source in [*ext.sources, *ext.depends])
 
+    def _compiled_in_place(self, ext: Extension) -> Path | None:
+        """The module an earlier install of this checkout compiled beside its
+        source, when that install's manifest says it was compiled from the
+        source as it is now: an editable install builds in a fresh temporary
+        folder every time, so without this every re-install compiled every
+        module again (minutes). The file name holds the Python ABI, so
+        another Python never picks it up; delete the compiled files (or set
+        --force) to compile them again anyway."""
+        digest = CYTHONIZED_FROM.get(ext.name) or NATIVE_FROM.get(ext.name)
+        if digest is None or self.force:
+            return None
+        suffix = self.get_ext_filename("any_module")[len("any_module"):]
+        if ext.name in NATIVE_FROM:
+            source = HERE / Path(*ext.name.split(".")).with_suffix(".pyx")
+            manifest = HERE / "welcometo_sim" / "native" / native["manifest_name"](suffix)
+        else:
+            source = core["source_path"](ext.name, HERE)
+            manifest = HERE / "welcometo_sim" / core["manifest_name"](suffix)
+        compiled = source.with_name(source.stem + suffix)
+        try:
+            recorded = json.loads(manifest.read_text(encoding="utf-8")).get(ext.name)
+        except (OSError, ValueError, AttributeError):
+            return None
+        return compiled if recorded == digest and compiled.is_file() else None
+
     def build_extension(self, ext: Extension) -> None:
         # Raises when this optional module failed: it is then left out. Returns
         # without compiling when the module is newer than its C file, which
-        # cythonize has just made again if the source changed.
-        super().build_extension(ext)
+        # cythonize has just made again if the source changed, or copies the
+        # module an earlier install compiled from the same source.
+        reusable = self._compiled_in_place(ext)
+        target = Path(self.get_ext_fullpath(ext.name))
+        if reusable is None:
+            super().build_extension(ext)
+        elif reusable.resolve() != target.resolve():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(reusable, target)
         if ext.name in CYTHONIZED_FROM:
             self.compiled[ext.name] = CYTHONIZED_FROM[ext.name]
         else:
