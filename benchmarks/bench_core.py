@@ -12,6 +12,8 @@ Figures (seeded games, the same in every round and tree):
 - ``learned-solo``: one `learned` seat, solo rules;
 - ``greedy-4p``: four `greedy` seats;
 - ``random-solo``: one `random` seat, solo rules;
+- ``lookahead-solo``: one `learned:lookahead=8` seat, solo rules (the
+  search setting: 4 candidates × 8 sampled next turns a move);
 - ``python-2p``: two seats of a strategy written in plain Python
   (strategies/example_custom.py), the cost a custom strategy pays;
 - ``training``: `wtsim train`'s self-play with learning, two seats;
@@ -46,6 +48,7 @@ FIGURES: dict[str, tuple[str, int]] = {
     "greedy-4p": ("greedy,greedy,greedy,greedy|base", 30),
     "random-solo": ("random|solo", 1500),
     "python-2p": ("strategies.example_custom:ScheduleStrategy,strategies.example_custom:ScheduleStrategy|base", 30),
+    "lookahead-solo": ("learned:lookahead=8|solo", 6),
     "training": ("train|base", 30),
 }
 """Figure -> (seats|variant, games per measurement)."""
@@ -70,9 +73,9 @@ if seats_spec == "train":
             game = Game(variant, seats, game_seed(4242, index))
             learn_from_game(model.weights, game, game.play(), 0.01, 0.5)
 else:
-    from welcometo_sim.strategy import load_strategy
+    from welcometo_sim.strategy import parse_strategy
     refs = seats_spec.split(",")
-    seats = [Seat(f"s{i}", ref, load_strategy(ref)) for i, ref in enumerate(refs)]
+    seats = [Seat(f"s{i}", ref, parse_strategy(ref)) for i, ref in enumerate(refs)]
     def play():
         for index in range(games):
             play_game(variant, seats, game_seed(4242, index))
