@@ -199,8 +199,7 @@ class Evaluator:
             decider = self._decider = _NATIVE.Decider(self.layout)
         return real, getattr(decider, method)(
             self.weights, view.sheet, real, [_KIND_CODE.get(o.effect, NO_USE) for o in view.offers],
-            refusal, context, context_of(view, 1) if refusal else None, phase_of(context.turn),
-            window_phase_of(context.turn))
+            refusal, context, phase_of(context.turn), window_phase_of(context.turn))
 
     def reference_decision(self, view, plays: list[Play | None]) -> Scored:
         """The decision in Python and numpy: the reference the native module

@@ -665,8 +665,8 @@ cdef int _set_tracks(_Globals g, data) except -1:
     return 0
 
 
-cdef int _set_context(_Globals g, layout, context, refused_context, i64 phase) except -1:
-    """The typed form of a decision's SheetContext (and of its refusal's, one refusal more)."""
+cdef int _set_context(_Globals g, layout, context, bint refusal, i64 phase) except -1:
+    """The typed form of a decision's SheetContext (and, with `refusal`, of its refusal's, one refusal more)."""
     cdef Py_ssize_t deck, size
     data = context.data
     g.phase = phase
@@ -677,11 +677,11 @@ cdef int _set_context(_Globals g, layout, context, refused_context, i64 phase) e
     g.refusals_column = g.refusals + (phase * 4 + min(context.refusals, 3)) * 4 + min(context.opponent_refusals, 3)
     g.constant = context.plan_points - roundabout_points - refusal_track[min(context.refusals,
                                                                               len(refusal_track) - 1)]
-    if refused_context is not None:
-        g.refused_column = g.refusals + (phase * 4 + min(refused_context.refusals, 3)) * 4 \
-            + min(refused_context.opponent_refusals, 3)
-        g.refused_constant = (refused_context.plan_points - roundabout_points
-                              - refusal_track[min(refused_context.refusals, len(refusal_track) - 1)])
+    if refusal:  # the context one refusal on (features.context_of(view, 1)): only the count changes
+        refused = min(context.refusals + 1, data.max_refusals)
+        g.refused_column = g.refusals + (phase * 4 + min(refused, 3)) * 4 + min(context.opponent_refusals, 3)
+        g.refused_constant = (context.plan_points - roundabout_points
+                              - refusal_track[min(refused, len(refusal_track) - 1)])
     plans = context.plans
     g.decks = len(plans)
     if g.decks > MAX_DECKS:
@@ -750,14 +750,14 @@ cdef class Decider:
         self.play_rows, self.counts, self.keys, self.key_of = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.street_values, self.features, self.global_idx, self.values = _Scratch(), _Scratch(), _Scratch(), _Scratch()
 
-    def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+    def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
                i64 phase, i64 window_phase):
         """Evaluator.decision's arrays for one decision: (play, use, args,
         values, street features, variant_of, global features), the values
         before any thematic board's points. `weights` are float64 and
         contiguous; `real` are the plays (no refusal), `offer_kinds` the
         effect use code of each offer (a temp play uses none)."""
-        self._compute(weights, sheet, real, offer_kinds, refusal, context, refused_context, phase, window_phase)
+        self._compute(weights, sheet, real, offer_kinds, refusal, context, phase, window_phase)
         cdef Py_ssize_t n_rows = self.n_rows, n_variants = self.out.n_specs, s = self.out.n_streets
         table = _copied(self.out.table, n_rows, self.out.row_width)
         features = _copied(self.features.data, n_variants, self.n_features)
@@ -769,11 +769,11 @@ cdef class Decider:
         return (table[:, s], table[:, s + 1], table[:, s + 2:s + 5], values, features, table[:, :s],
                 global_features)
 
-    def best_value(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+    def best_value(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
                    i64 phase, i64 window_phase):
         """The largest of `decide`'s values (a search's question, answered
         without making the arrays)."""
-        self._compute(weights, sheet, real, offer_kinds, refusal, context, refused_context, phase, window_phase)
+        self._compute(weights, sheet, real, offer_kinds, refusal, context, phase, window_phase)
         if self.n_rows == 0:
             raise ValueError("a decision without candidates has no best value")
         cdef double* values = <double*>self.values.data
@@ -784,7 +784,7 @@ cdef class Decider:
                 best = values[c]
         return best
 
-    cdef int _compute(self, weights, sheet, list real, list offer_kinds, bint refusal, context, refused_context,
+    cdef int _compute(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
                       i64 phase, i64 window_phase) except -1:
         """One decision's candidates, features and values into the working
         arrays (`out`, `features`, `global_idx`, `values`; sizes in `n_rows`,
@@ -864,7 +864,7 @@ cdef class Decider:
 
         # every candidate's whole-sheet features and value
         cdef _Globals g = self.globals
-        _set_context(g, self.layout, context, refused_context, phase)
+        _set_context(g, self.layout, context, refusal, phase)
         cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
         cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
