@@ -110,3 +110,19 @@ def test_optional_columns_are_left_out_in_order_only_while_too_wide():
                                         f"(p10, p90: left out to fit {width} columns; --csv and --json have them)"]
     narrower = table_text(table, 1, width=width - 1, optional=optional)
     assert narrower.splitlines()[0].split() == ["mean", "max"] and "p10, p90, std: left out" in narrower
+
+
+def test_a_short_label_names_the_same_player_in_every_table_of_one_output(capsys):
+    """compare prints pairs in the players' order and ratings best first: a
+    short label must not change its meaning from one table to the next."""
+    from welcometo_sim.cli.common import print_tables
+    eight, sixteen = "learned:lookahead=8", "learned:lookahead=16"
+    pairs = pd.DataFrame({"mean_diff": [-2.9, -3.0]}, index=pd.Index([eight, sixteen], name="player"))
+    ratings = pd.DataFrame({"rating": [38.2, 31.7]}, index=pd.Index([sixteen, eight], name="player"))
+    print_tables({"pairs": pairs, "ratings": ratings}, as_csv=False, as_json=False)
+    legends = [line for line in capsys.readouterr().out.splitlines() if " = " in line]
+    meaning = {}
+    for line in legends:
+        brief, full = line.split(" = ")
+        assert meaning.setdefault(brief, full) == full, f"{brief} means {meaning[brief]} and {full}"
+    assert set(meaning.values()) == {eight, sixteen} and len(legends) == 4

@@ -23,7 +23,7 @@ import math
 import os
 import shutil
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -201,7 +201,8 @@ def _index_name(index: pd.Index) -> str | None:
     return None if index.name is None else str(index.name)
 
 
-def table_text(table: pd.DataFrame, digits: int = 3, *, width: int | None = None, shorten: bool = False,
+def table_text(table: pd.DataFrame, digits: int = 3, *, width: int | None = None,
+               shorten: bool | Mapping[str, str] = False,
                optional: Iterable[str | tuple[str, ...]] = (), notes: Iterable[str] = (), **options: Any) -> str:
     """The table as aligned plain text (what the commands print), at most
     `width` columns wide (default: :func:`output_width`; see :func:`text_blocks`).
@@ -209,12 +210,18 @@ def table_text(table: pd.DataFrame, digits: int = 3, *, width: int | None = None
     With `shorten`, row labels longer than LABEL_LIMIT (strategy references
     with parameters) are shortened wherever they appear (row labels, column
     names, text cells such as a verdict) and a legend under the table gives
-    each in full. `optional` names columns (or tuples of columns left out
+    each in full; a mapping of full to short labels (one output's several
+    tables share one, so a short label means the same player in all of them)
+    is used as given. `optional` names columns (or tuples of columns left out
     together) that may be left out, in that order, while the table is too
     wide (a line under it says which); only then does it continue in
     blocks. `notes` are lines printed under the table, before the legend."""
     width = output_width() if width is None else width
-    short = short_labels(row_labels(table)) if shorten else {}
+    if isinstance(shorten, Mapping):
+        present = set(row_labels(table))
+        short = {full: brief for full, brief in shorten.items() if full in present}
+    else:
+        short = short_labels(row_labels(table)) if shorten else {}
     renamed = with_short_labels(table, short)
     options = _renamed_options(options, short)
     text = format_table(renamed, digits, **options)

@@ -11,14 +11,14 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import click
 import numpy as np
 import pandas as pd
 from click.shell_completion import CompletionItem
 
-from ..analysis.formatting import RATE_COLUMNS, format_number, table_text
+from ..analysis.formatting import RATE_COLUMNS, format_number, row_labels, short_labels, table_text
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from ..defaults import random_warning
 from ..rules.data import DEFAULT_DATA
@@ -104,26 +104,29 @@ def print_tables(tables: dict[str, pd.DataFrame], as_csv: bool, as_json: bool,
     if as_json:
         click.echo(json_text(json_tables(tables)))
         return
+    short = short_labels(label for table in tables.values() for label in row_labels(table))
     for name, table in tables.items():
         if as_csv:
             click.echo(f"# {name}")
             click.echo(table.to_csv(float_format="%.4g"), nl=False)
         else:
             click.echo(f"\n{name}")
-            click.echo(table_lines(name, table, signed))
+            click.echo(table_lines(name, table, signed, short))
 
 
-def table_lines(name: str, table: pd.DataFrame, signed: tuple[str, ...] = ("mean_diff",)) -> str:
+def table_lines(name: str, table: pd.DataFrame, signed: tuple[str, ...] = ("mean_diff",),
+                short: Mapping[str, str] | None = None) -> str:
     """A table as the commands print it: as wide as the output allows, rates
     in percent with one decimal, intervals in brackets, differences signed,
     points to one decimal (ratings to two), long player labels shortened
-    with a legend under the table; a column with one value for every row (a
-    rating fit) is a line under the table, a verdict names who scores more."""
+    with a legend under the table (as `short` gives them, when the table is
+    one of several printed together); a column with one value for every row
+    (a rating fit) is a line under the table, a verdict names who scores more."""
     table, notes = _shared_columns(_scores_more(table), SHARED_COLUMNS.get(name, ()))
     percent = table.columns if name in RATE_TABLES else PERCENT_COLUMNS
     return table_text(table, TABLE_DIGITS.get(name, 1), percent=percent, signed=signed,
-                      transpose=TRANSPOSED.get(name), shorten=True, optional=OPTIONAL_COLUMNS.get(name, ()),
-                      notes=notes)
+                      transpose=TRANSPOSED.get(name), shorten=True if short is None else short,
+                      optional=OPTIONAL_COLUMNS.get(name, ()), notes=notes)
 
 
 TABLE_DIGITS = {"ratings": 2}
