@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -63,6 +64,14 @@ def test_solo_strategies_are_compared_alone_on_the_same_cards():
     totals = frame.pivot(index="game", columns="player", values="total")
     assert pairs.loc[("random", "greedy"), "mean_diff"] == pytest.approx((totals["random"] - totals["greedy"]).mean())
     assert pairs.loc[("random", "greedy"), "a_win_rate"] < 0.5
+
+
+def test_shake_that_city_solo_strategies_are_compared_alone_too(capsys):
+    code, out, err = wtsim(["compare", "random", "greedy", "--config", "configs/shake-that-city-solo.yaml",
+                            "--games", "3", "--seed", "2", "--quiet", "--json"], capsys)
+    assert code == 0, err
+    pairs = json.loads(out)["pairs"]
+    assert pairs["random vs greedy"]["games"] == 3
 
 
 def test_comparison_tables_say_when_a_difference_is_not_significant():

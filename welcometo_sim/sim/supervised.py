@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import tempfile
@@ -152,8 +153,11 @@ def _serve(sender: Connection, spec: Any, bounds: list[tuple[int, int]], record:
 
 def _send_raised(sender: Connection, exc: BaseException) -> None:
     """Send an exception back as itself, or as a RuntimeError with its traceback
-    when it cannot be pickled."""
+    when it cannot be pickled and unpickled (an exception class whose
+    constructor takes other arguments than its message pickles, but the
+    command could not rebuild it)."""
     try:
+        pickle.loads(pickle.dumps(exc))
         sender.send(("raise", exc))
     except Exception:  # noqa: BLE001 - an exception that does not pickle
         text = "".join(traceback.format_exception(exc))

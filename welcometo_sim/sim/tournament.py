@@ -14,7 +14,7 @@ from typing import Callable
 import pandas as pd
 
 from ..config import PlayerConfig, RunSpec
-from ..rules.variant import VariantError
+from ..games import load_game
 from .results import to_frame
 from .runner import run_chunks
 
@@ -32,12 +32,18 @@ def matches(players: tuple[PlayerConfig, ...], table: bool, alone: bool = False)
 def seats_one_player(spec: RunSpec) -> bool:
     """Whether the run's variant is played alone (solo mode): strategies are
     then compared on the same cards in games of their own."""
+    return not _seats(spec, 2) and _seats(spec, 1)
+
+
+def _seats(spec: RunSpec, players: int) -> bool:
+    """Whether the run's game and variant take this many players."""
     try:
-        spec.variant.check(2)
-    except VariantError:
-        spec.variant.check(1)  # neither one nor two seats: the caller's error stands
-        return True
-    return False
+        spec.variant.check(players)
+        if spec.game_params is not None:  # another game's rules read its own parameters
+            load_game(spec.game, spec.game_params, players)
+    except ValueError:  # VariantError, the other games' DataError
+        return False
+    return True
 
 
 def round_robin(spec: RunSpec, table: bool = False,

@@ -35,6 +35,11 @@ class DataError(ValueError):
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(f"{path}: {problem}")
         self.path = path
+        self.problem = problem
+
+    def __reduce__(self):
+        """Pickled with both arguments (a worker process sends it back whole)."""
+        return type(self), (self.path, self.problem)
 
 
 @dataclass(frozen=True)
