@@ -136,7 +136,7 @@ def test_a_candidate_that_ends_the_game_keeps_its_own_value():
     scored = evaluator.decision(view, [p for p in state.decision.options if p is not None] + [None])
     refusal = int(np.flatnonzero(scored.play < 0)[0])
     assert game_ends_after(view, afterstate(view, None, None))
-    order, values = lookahead_values(evaluator, view, scored, 10 ** 6, 4, np.random.default_rng(0))
+    order, values = lookahead_values(evaluator, view, scored, len(scored), 1, np.random.default_rng(0))
     assert values[list(order).index(refusal)] == scored.values[refusal]
 
 
@@ -166,10 +166,14 @@ def test_the_lookahead_answer_does_not_depend_on_the_hidden_order(variant, playe
         assert answers[0] == answers[1]
 
 
-def test_a_lookahead_game_is_legal_and_the_same_for_the_same_seed():
+@pytest.mark.parametrize("variant, players", [
+    (BASE, 2), (SOLO, 1), (EXPERT, 3), (Variant(advanced=True), 2), (Variant(board="ice-cream"), 2),
+    (Variant(board="christmas"), 2), (Variant(board="easter"), 2)],
+    ids=["base", "solo", "expert", "advanced", "ice-cream", "christmas", "easter"])
+def test_a_lookahead_game_is_legal_and_the_same_for_the_same_seed(variant, players):
     seats = [Seat("a", "learned", parse_strategy("learned:lookahead=2,lookahead_width=2")),
-             Seat("b", "greedy", parse_strategy("greedy"))]
-    first, second = (play_game(BASE, seats, seed=31, record=True) for _ in range(2))
+             *(Seat(f"g{i}", "greedy", parse_strategy("greedy")) for i in range(players - 1))]
+    first, second = (play_game(variant, seats, seed=31, record=True) for _ in range(2))
     assert first.record == second.record
     assert verify(first.record) == []  # the checker's replay finds every answer legal and every score right
 
