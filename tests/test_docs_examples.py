@@ -7,10 +7,11 @@ this checkout. Only the exit code is checked: the output beside a command
 shows what it prints, and other engineers' changes to tables must not break
 the manual's examples. The examples play a few games each.
 
-A plain `wtsim ...` line (no pipe, redirection, variable or substitution)
-runs through `welcometo_sim.cli.main` in this process, as the console script
-would, which spares the interpreter's start-up and imports of each of the
-dozens of commands; any other line runs in bash.
+A plain `wtsim ...` command (no pipe, redirection, variable or substitution;
+on one line or continued with backslashes) runs through
+`welcometo_sim.cli.main` in this process, as the console script would, which
+spares the interpreter's start-up and imports of each of the dozens of
+commands; any other line runs in bash.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ PAGES_WITH_EXAMPLES = [path for path in DOCUMENTS
                        if any(block.lang == "console" and block.not_run is None for block in fenced_blocks(path))]
 SHELL_LANGS = {"bash", "sh", "shell"}
 SHELL_SYNTAX = re.compile(r"[|&;<>$`\\]|^\w+=")
-"""What only a shell can run: pipes, redirections, variables, substitutions, continuations."""
+"""What only a shell can run: pipes, redirections, variables, substitutions, escapes."""
+CONTINUATION = "\\\n"
+"""A backslash ending a line: the shell joins the two lines, dropping both characters."""
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +79,9 @@ def run_in_process(words: list[str], capsys) -> tuple[int, str]:
 
 def run_example(command: str, folder: Path, env: dict[str, str], capsys) -> tuple[int, str]:
     """Exit code and stderr of one example command, run in `folder`."""
-    words = shlex.split(command, comments=True)
-    if words[0] == "wtsim" and not SHELL_SYNTAX.search(command):
+    joined = command.replace(CONTINUATION, "")
+    words = shlex.split(joined, comments=True)
+    if words[0] == "wtsim" and not SHELL_SYNTAX.search(joined):
         return run_in_process(words[1:], capsys)
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
@@ -131,9 +135,11 @@ def test_a_console_block_holds_commands():
                 assert console_commands(block), f"{block.where}: a console block without a `$ ` command"
 
 
-@pytest.mark.parametrize("command", ["wtsim run --games 0", "wtsim run --games 0 | cat"])
+@pytest.mark.parametrize("command", ["wtsim run --games 0", "wtsim run \\\n    --games 0",
+                                     "wtsim run --games 0 | cat"])
 def test_a_failing_example_is_caught(command, tmp_path, commands_dir, monkeypatch, capsys):
-    """A failing command fails the page, in this process or in bash (inside a pipeline too)."""
+    """A failing command fails the page, in this process (continued over lines too) or in bash
+    (inside a pipeline too)."""
     monkeypatch.chdir(reader_folder(tmp_path))
     code, stderr = run_example(command, tmp_path, example_env(commands_dir), capsys)
     assert code == 2 and "wtsim: error:" in stderr
