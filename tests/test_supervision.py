@@ -161,13 +161,14 @@ def test_one_job_and_two_give_the_same_tables_and_records(tmp_path, bots, capsys
 
 # ------------------------------------------- a call that never returns (item 9)
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_move_that_never_returns_is_stopped_by_the_move_timeout(tmp_path, bots, raising, jobs):
+def test_a_move_that_never_returns_is_stopped_by_the_move_timeout(tmp_path, bots, raising, capsys, monkeypatch,
+                                                                 jobs):
     table, reference = raising
     out = tmp_path / f"loop-{jobs}"
-    proc = subprocess.run([sys.executable, "-m", "welcometo_sim.cli", "run", str(config(tmp_path, bots, "loop")),
-                           *GAMES, "--jobs", jobs, "--on-error", "skip", "--move-timeout", "0.5",
-                           "--out", str(out)], capture_output=True, text=True, timeout=300, env=QUIET_ENV)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.setenv("WTSIM_OVERSUBSCRIBE", "1")  # two workers even on one core
+    code, _, err = wtsim(["run", str(config(tmp_path, bots, "loop")), *GAMES, "--jobs", jobs, "--on-error", "skip",
+                          "--move-timeout", "0.5", "--out", str(out)], capsys)
+    assert code == 0, err
     assert_frame_equal(read_table(out), table)
     errors = read_errors(out)
     assert errors["message"].str.fullmatch(
