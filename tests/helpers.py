@@ -261,6 +261,25 @@ def wtsim(argv: list[str], capsys) -> tuple[int, str, str]:
     return code, out, err
 
 
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """The console entry point with its output captured: (exit code, stdout,
+    stderr). Needs no capsys, so module-scoped fixtures can build a run or a
+    training folder once for the tests that only read it."""
+    import contextlib
+    import io
+
+    from welcometo_sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(argv)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return code, out.getvalue(), err.getvalue()
+
+
 def user_error(argv: list[str], capsys) -> str:
     """Run a command that must fail as a user error; return its one stderr line."""
     code, out, err = wtsim(argv, capsys)

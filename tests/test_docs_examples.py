@@ -7,10 +7,11 @@ this checkout. Only the exit code is checked: the output beside a command
 shows what it prints, and other engineers' changes to tables must not break
 the manual's examples. The examples play a few games each.
 
-A plain `wtsim ...` line (no pipe, redirection, variable or substitution)
-runs through `welcometo_sim.cli.main` in this process, as the console script
-would, which spares the interpreter's start-up and imports of each of the
-dozens of commands; any other line runs in bash.
+A plain `wtsim ...` command (no pipe, variable or substitution; on one line
+or continued with backslashes; its output left on the screen or sent to a
+file with a final `> FILE`) runs through `welcometo_sim.cli.main` in this
+process, as the console script would, which spares the interpreter's start-up
+and imports of each of the dozens of commands; any other line runs in bash.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ PAGES_WITH_EXAMPLES = [path for path in DOCUMENTS
                        if any(block.lang == "console" and block.not_run is None for block in fenced_blocks(path))]
 SHELL_LANGS = {"bash", "sh", "shell"}
 SHELL_SYNTAX = re.compile(r"[|&;<>$`\\]|^\w+=")
-"""What only a shell can run: pipes, redirections, variables, substitutions, continuations."""
+"""What only a shell can run: pipes, redirections, variables, substitutions, escapes."""
+CONTINUATION = "\\\n"
+"""A backslash ending a line: the shell joins the two lines, dropping both characters."""
+TO_FILE = re.compile(r"\s+>\s*(?P<file>[\w.+-][\w./+-]*)$")
+"""A command's standard output sent to a file, at the end of the command."""
 
 
 @pytest.fixture(scope="module")
@@ -64,21 +69,28 @@ def example_env(commands: Path) -> dict[str, str]:
     return env
 
 
-def run_in_process(words: list[str], capsys) -> tuple[int, str]:
-    """Exit code and stderr of `wtsim WORDS...` run as the console script runs it."""
+def run_in_process(words: list[str], capsys) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of `wtsim WORDS...` run as the console script runs it."""
     try:
         main(words)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 1
-    return code, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def run_example(command: str, folder: Path, env: dict[str, str], capsys) -> tuple[int, str]:
     """Exit code and stderr of one example command, run in `folder`."""
-    words = shlex.split(command, comments=True)
-    if words[0] == "wtsim" and not SHELL_SYNTAX.search(command):
-        return run_in_process(words[1:], capsys)
+    joined = command.replace(CONTINUATION, "")
+    redirect = TO_FILE.search(joined)
+    plain = joined[:redirect.start()] if redirect else joined
+    words = shlex.split(plain, comments=True)
+    if words[0] == "wtsim" and not SHELL_SYNTAX.search(plain):
+        code, out, err = run_in_process(words[1:], capsys)
+        if redirect:
+            (folder / redirect["file"]).write_text(out, encoding="utf-8")  # what the shell's `>` writes
+        return code, err
     proc = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stderr
@@ -131,12 +143,24 @@ def test_a_console_block_holds_commands():
                 assert console_commands(block), f"{block.where}: a console block without a `$ ` command"
 
 
-@pytest.mark.parametrize("command", ["wtsim run --games 0", "wtsim run --games 0 | cat"])
+@pytest.mark.parametrize("command", ["wtsim run --games 0", "wtsim run \\\n    --games 0",
+                                     "wtsim run --games 0 > out.txt", "wtsim run --games 0 | cat"])
 def test_a_failing_example_is_caught(command, tmp_path, commands_dir, monkeypatch, capsys):
-    """A failing command fails the page, in this process or in bash (inside a pipeline too)."""
+    """A failing command fails the page, in this process (continued over lines, or sent to a
+    file, too) or in bash (inside a pipeline too)."""
     monkeypatch.chdir(reader_folder(tmp_path))
     code, stderr = run_example(command, tmp_path, example_env(commands_dir), capsys)
     assert code == 2 and "wtsim: error:" in stderr
+
+
+@pytest.mark.parametrize("command", ["wtsim schema table > table.json", "wtsim schema table >table.json"])
+def test_an_example_sent_to_a_file_writes_what_the_command_prints(command, tmp_path, commands_dir, monkeypatch,
+                                                                  capsys):
+    monkeypatch.chdir(reader_folder(tmp_path))
+    code, printed, _ = run_in_process(["schema", "table"], capsys)
+    assert code == 0 and printed
+    assert run_example(command, tmp_path, example_env(commands_dir), capsys) == (0, "")
+    assert (tmp_path / "table.json").read_text(encoding="utf-8") == printed
 
 
 def test_the_reader_of_examples(tmp_path):

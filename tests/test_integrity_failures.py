@@ -23,7 +23,7 @@ import pandas as pd
 import pytest
 from pandas.testing import assert_frame_equal
 
-from helpers import wtsim
+from helpers import run_cli, wtsim
 from welcometo_sim.sim.results import read_errors, read_table
 
 BOTS = textwrap.dedent('''
@@ -77,11 +77,12 @@ QUIET_ENV = {**os.environ, "PYTHONWARNINGS": "ignore"}
 """For commands whose whole stderr is checked: no warning of the environment (e.g. a stale compiled core)."""
 
 
-@pytest.fixture()
-def bots(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def bots(tmp_path_factory) -> Path:
+    """The strategies file, written once: the reference run and each test's runs name the same file."""
     import welcometo_sim.strategies  # noqa: F401  (the bots file imports welcometo_sim.strategies.random)
 
-    path = tmp_path / "bots.py"
+    path = tmp_path_factory.mktemp("bots") / "bots.py"
     path.write_text(BOTS, encoding="utf-8")
     return path
 
@@ -93,12 +94,13 @@ def config(tmp_path: Path, bots: Path, how: str, extra: str = "", rate: float = 
     return path
 
 
-@pytest.fixture()
-def raising(tmp_path, bots, capsys):
-    """The tables and errors of the plainly raising strategy (the reference)."""
-    out = tmp_path / "raise"
-    code, _, err = wtsim(["run", str(config(tmp_path, bots, "raise")), *GAMES, "--jobs", "1",
-                          "--on-error", "skip", "--out", str(out)], capsys)
+@pytest.fixture(scope="module")
+def raising(tmp_path_factory, bots):
+    """The tables and errors of the plainly raising strategy (the reference), played once for the module."""
+    folder = tmp_path_factory.mktemp("raise")
+    out = folder / "raise"
+    code, _, err = run_cli(["run", str(config(folder, bots, "raise")), *GAMES, "--jobs", "1",
+                            "--on-error", "skip", "--out", str(out)])
     assert code == 0, err
     errors = read_errors(out)
     assert 0 < len(errors) < 10

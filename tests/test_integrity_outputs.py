@@ -119,11 +119,20 @@ def test_a_deleted_strategy_file_stops_the_resume_in_one_line(tmp_path, own, mon
 
 
 # ------------------------------------------------ 6. a damaged final table
-@pytest.fixture()
-def finished(tmp_path: Path) -> Path:
-    out = tmp_path / "run"
+@pytest.fixture(scope="module")
+def finished_once(tmp_path_factory) -> Path:
+    """A finished run of 40 games with records, played once for the tests that damage a copy of it."""
+    out = tmp_path_factory.mktemp("finished") / "run"
     code = execute(resolve_spec(None, games=40, seed=2, jobs=1), out, records=True)
     assert code.manifest["status"] == "finished"
+    return out
+
+
+@pytest.fixture()
+def finished(tmp_path: Path, finished_once: Path) -> Path:
+    """This test's own copy of the finished run, which it may damage."""
+    out = tmp_path / "run"
+    shutil.copytree(finished_once, out)
     return out
 
 

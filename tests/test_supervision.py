@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from pandas.testing import assert_frame_equal
 
-from helpers import wtsim
+from helpers import run_cli, wtsim
 from welcometo_sim.sim.results import read_errors, read_table
 
 BOTS = textwrap.dedent('''
@@ -76,11 +76,12 @@ QUIET_ENV = {**os.environ, "PYTHONWARNINGS": "ignore", "WTSIM_OVERSUBSCRIBE": "1
 DEATHS = {"exit0": "exit code 0", "exit1": "exit code 1", "sigkill": "killed by SIGKILL"}
 
 
-@pytest.fixture()
-def bots(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def bots(tmp_path_factory) -> Path:
+    """The strategies file, written once: the reference run and each test's runs name the same file."""
     import welcometo_sim.strategies  # noqa: F401  (the bots file imports welcometo_sim.strategies.random)
 
-    path = tmp_path / "bots.py"
+    path = tmp_path_factory.mktemp("bots") / "bots.py"
     path.write_text(BOTS, encoding="utf-8")
     return path
 
@@ -92,12 +93,13 @@ def config(tmp_path: Path, bots: Path, how: str, rate: float = 0.2) -> Path:
     return path
 
 
-@pytest.fixture()
-def raising(tmp_path, bots, capsys):
-    """The table and errors of the plainly raising strategy (the reference)."""
-    out = tmp_path / "raise"
-    code, _, err = wtsim(["run", str(config(tmp_path, bots, "raise")), *GAMES, "--jobs", "1",
-                          "--on-error", "skip", "--out", str(out)], capsys)
+@pytest.fixture(scope="module")
+def raising(tmp_path_factory, bots):
+    """The table and errors of the plainly raising strategy (the reference), played once for the module."""
+    folder = tmp_path_factory.mktemp("raise")
+    out = folder / "raise"
+    code, _, err = run_cli(["run", str(config(folder, bots, "raise")), *GAMES, "--jobs", "1",
+                            "--on-error", "skip", "--out", str(out)])
     assert code == 0, err
     errors = read_errors(out)
     assert 0 < len(errors) < 10
@@ -159,13 +161,14 @@ def test_one_job_and_two_give_the_same_tables_and_records(tmp_path, bots, capsys
 
 # ------------------------------------------- a call that never returns (item 9)
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_move_that_never_returns_is_stopped_by_the_move_timeout(tmp_path, bots, raising, jobs):
+def test_a_move_that_never_returns_is_stopped_by_the_move_timeout(tmp_path, bots, raising, capsys, monkeypatch,
+                                                                 jobs):
     table, reference = raising
     out = tmp_path / f"loop-{jobs}"
-    proc = subprocess.run([sys.executable, "-m", "welcometo_sim.cli", "run", str(config(tmp_path, bots, "loop")),
-                           *GAMES, "--jobs", jobs, "--on-error", "skip", "--move-timeout", "0.5",
-                           "--out", str(out)], capture_output=True, text=True, timeout=300, env=QUIET_ENV)
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.setenv("WTSIM_OVERSUBSCRIBE", "1")  # two workers even on one core
+    code, _, err = wtsim(["run", str(config(tmp_path, bots, "loop")), *GAMES, "--jobs", jobs, "--on-error", "skip",
+                          "--move-timeout", "0.5", "--out", str(out)], capsys)
+    assert code == 0, err
     assert_frame_equal(read_table(out), table)
     errors = read_errors(out)
     assert errors["message"].str.fullmatch(

@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import user_error, wtsim
+from helpers import run_cli, user_error, wtsim
 from welcometo_sim.learning.features import Layout
 from welcometo_sim.learning.model import ModelError, ValueModel
 from welcometo_sim.learning.train import CHECKPOINT, TrainSettings, TrainingError, load_state, new_state, train
@@ -119,12 +120,20 @@ def write_checkpoint(out: Path, weights: np.ndarray, document: dict | None = Non
     np.savez_compressed(path, weights=weights, state=np.array(json.dumps(state)), **arrays)
 
 
-@pytest.fixture
-def checkpoint(tmp_path, capsys) -> Path:
-    """A training folder of 8 games."""
-    out = tmp_path / "t"
-    code, _, err = wtsim(["train", SOLO_CONFIG, "--out", str(out), "--games", "8", *SMALL], capsys)
+@pytest.fixture(scope="module")
+def trained_once(tmp_path_factory) -> Path:
+    """A training folder of 8 games, trained once for the tests that damage a copy of it."""
+    out = tmp_path_factory.mktemp("trained") / "t"
+    code, _, err = run_cli(["train", SOLO_CONFIG, "--out", str(out), "--games", "8", *SMALL])
     assert code == 0, err
+    return out
+
+
+@pytest.fixture
+def checkpoint(tmp_path, trained_once) -> Path:
+    """A training folder of 8 games: this test's own copy, which it may damage."""
+    out = tmp_path / "t"
+    shutil.copytree(trained_once, out)
     return out
 
 

@@ -95,17 +95,20 @@ def test_self_evaluation_is_the_mirror_it_always_was():
 
 
 def test_training_against_opponents_is_the_same_for_any_jobs_and_across_a_resume(tmp_path):
+    """Only the weights are compared, which the evaluation games never change: one
+    evaluation point per 8 games (not per round) spares their games."""
     opponents = ("greedy", "random")
-    one = train(new_state(settings(opponents=opponents)), games=8, seconds=None, jobs=1, folder=tmp_path / "a",
-                command="t")
-    two = train(new_state(settings(opponents=opponents)), games=8, seconds=None, jobs=2, folder=tmp_path / "b",
-                command="t")
+    one = train(new_state(settings(opponents=opponents, eval_every=8)), games=8, seconds=None, jobs=1,
+                folder=tmp_path / "a", command="t")
+    two = train(new_state(settings(opponents=opponents, eval_every=8)), games=8, seconds=None, jobs=2,
+                folder=tmp_path / "b", command="t")
     assert np.array_equal(one.weights, two.weights)
-    half = train(new_state(settings(opponents=opponents)), games=3, seconds=None, jobs=1, folder=tmp_path / "c",
-                 command="t")
+    half = train(new_state(settings(opponents=opponents, eval_every=8)), games=3, seconds=None, jobs=1,
+                 folder=tmp_path / "c", command="t")
     resumed = train(load_state(tmp_path / "c"), games=8, seconds=None, jobs=1, folder=tmp_path / "c", command="t")
     assert half.games == 3 and np.array_equal(resumed.weights, one.weights)
-    selfplay = train(new_state(settings()), games=8, seconds=None, jobs=1, folder=tmp_path / "d", command="t")
+    selfplay = train(new_state(settings(eval_every=8)), games=8, seconds=None, jobs=1, folder=tmp_path / "d",
+                     command="t")
     assert not np.array_equal(selfplay.weights, one.weights)
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import numpy as np
 import pytest
 import yaml
@@ -14,25 +11,11 @@ from welcometo_sim.strategy import load_strategy
 from welcometo_sim.tuning import (CrossEntropySearch, ParamRange, Trial, TuneError, numeric_keys,
                                 parse_param_range, parse_param_ranges, per_game_objective, with_values)
 
-from helpers import user_error
+from helpers import run_cli, user_error
 
 GREEDY = load_strategy("greedy")
 BAD_START = ["tune", "greedy:weights.points=0", "--param", "weights.points=0:2", "--games", "4",
              "--trials", "2", "--top", "1", "--final-games", "8", "--seed", "3", "-q"]
-
-
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    """The console entry point with its output captured (usable in module fixtures)."""
-    from welcometo_sim.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")
