@@ -124,10 +124,8 @@ class GameView(PlayerView):
     def sheet(self) -> Sheet:  # type: ignore[override]
         sheet = self._copy
         if sheet is None:
-            entry = _SOURCES.get(id(self))
-            if entry is None:
-                raise ViewExpired("this view's game has moved on since its sheet was last read: keep "
-                                  "view.sheet (or a copy of it) to look at the sheet after the question")
+            entry = self._source("since its sheet was last read: keep view.sheet (or a copy of it) to look "
+                                 "at the sheet after the question")
             sheet = self._copy = self._made = strategy_copy(entry[1], self._data)
         return sheet
 
@@ -141,13 +139,17 @@ class GameView(PlayerView):
         first read (most strategies never count cards, so they pay nothing)."""
         found = self._unseen
         if found is None:
-            entry = _SOURCES.get(id(self))
-            if entry is None:
-                raise ViewExpired("this view's game has moved on since it was made: read view.unseen "
-                                  "while the question is asked")
-            deck = entry[2]
+            deck = self._source("since it was made: read view.unseen while the question is asked")[2]
             found = self._unseen = None if deck is None else deck.unseen(self.seat)
         return found
+
+    def _source(self, advice: str) -> tuple:
+        """The game's (view, sheet, card source) behind this view, or ViewExpired
+        once the game has let go of it."""
+        entry = _SOURCES.get(id(self))
+        if entry is None:
+            raise ViewExpired(f"this view's game has moved on {advice}")
+        return entry
 
     @unseen.setter
     def unseen(self, value: tuple[tuple[int, str], ...] | None) -> None:
