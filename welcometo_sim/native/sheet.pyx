@@ -123,6 +123,7 @@ cdef class Layout:
     cdef int temp_boxes
     cdef int max_bis
     cdef int n_houses
+    cdef list _play_rows
 
     def __init__(self, data):
         sizes = tuple(data.street_houses)
@@ -150,6 +151,21 @@ cdef class Layout:
         self.roundabout_track = _track(data.roundabout_track, "the roundabout track")
         self.temp_boxes = data.temp_boxes
         self.max_bis = data.max_bis
+        self._play_rows = []
+
+    cdef tuple play_rows(self, int offer, int number, bint temp):
+        """Per street, per house, the play tuple writing `number` there with
+        offer `offer` (made on first use, then shared by every sheet of
+        this layout: making tuples cost more than finding the houses)."""
+        cdef Py_ssize_t key = (offer * N_NUMBERS + number) * 2 + temp
+        while len(self._play_rows) <= key:
+            self._play_rows.append(None)
+        rows = self._play_rows[key]
+        if rows is None:
+            rows = self._play_rows[key] = tuple(
+                tuple((offer, street, house, number, temp) for house in range(self.houses[street]))
+                for street in range(self.n_streets))
+        return rows
 
 
 _LAYOUTS = {}
@@ -164,6 +180,34 @@ cpdef Layout layout_of(data):
             _LAYOUTS.clear()
         layout = _LAYOUTS[id(data)] = Layout(data)
     return layout
+
+
+cdef int _written_numbers(offer, int index, int* numbers, bint* temps) except -1:
+    """The (number, temp) pairs an offer can write, in the order of
+    `effects.legal_plays`: its number, then with the temp agency each
+    number TEMP_MODIFIERS reaches (0..17). Returns how many."""
+    cdef int number = offer[0], count = 1, delta
+    if not 0 <= number < N_NUMBERS:
+        raise ValueError(f"offer {index}: house numbers are 0 to {N_NUMBERS - 1}, not {number}")
+    numbers[0], temps[0] = number, False
+    if offer[1] == TEMP:
+        for delta in range(N_TEMP_DELTAS):
+            if 0 <= number + TEMP_DELTAS[delta] < N_NUMBERS:
+                numbers[count], temps[count] = number + TEMP_DELTAS[delta], True
+                count += 1
+    return count
+
+
+cdef inline int _nth_bit(uint64_t mask, Py_ssize_t n) noexcept:
+    """The position of the n-th set bit of a mask (n = 0: the lowest)."""
+    cdef int bit = 0
+    while True:
+        if mask & 1:
+            if n == 0:
+                return bit
+            n -= 1
+        mask >>= 1
+        bit += 1
 
 
 # ------------------------------------------------------------------- sheet
@@ -341,33 +385,54 @@ cdef class NativeSheet:
         """`effects.legal_plays` as (offer, street, house, number, temp) tuples,
         in its order: offer by offer; the plain number, then for a temp
         offer each changed number (TEMP_MODIFIERS order); each number's
-        houses street by street, left to right."""
+        houses street by street, left to right. The tuples are made once per
+        layout and shared, as effects.py shares its plays."""
         cdef list plays = []
-        cdef int index = 0, number, delta
+        cdef int index = 0, k, count, street, house
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        cdef uint64_t mask
+        cdef tuple rows
         for offer in offers:
-            number = offer[0]
-            if not 0 <= number < N_NUMBERS:
-                raise ValueError(f"offer {index}: house numbers are 0 to {N_NUMBERS - 1}, not {number}")
-            self._add_plays(plays, index, number, False)
-            if offer[1] == TEMP:
-                for delta in range(N_TEMP_DELTAS):
-                    if 0 <= number + TEMP_DELTAS[delta] < N_NUMBERS:
-                        self._add_plays(plays, index, number + TEMP_DELTAS[delta], True)
+            count = _written_numbers(offer, index, numbers, temps)
+            for k in range(count):
+                rows = self.layout.play_rows(index, numbers[k], temps[k])
+                for street in range(self.layout.n_streets):
+                    mask = self.fits[street][numbers[k]]
+                    house = 0
+                    while mask:
+                        if mask & 1:
+                            plays.append((<tuple>rows[street])[house])
+                        mask >>= 1
+                        house += 1
             index += 1
         return plays
 
-    cdef void _add_plays(self, list plays, int index, int number, bint temp):
-        """The plays writing `number` with offer `index`, street by street."""
-        cdef int street, house
-        cdef uint64_t mask
-        for street in range(self.layout.n_streets):
-            mask = self.fits[street][number]
-            house = 0
-            while mask:
-                if mask & 1:
-                    plays.append((index, street, house, number, temp))
-                mask >>= 1
-                house += 1
+    cpdef Py_ssize_t apply_play_at(self, offers, Py_ssize_t chosen) except -1:
+        """Apply the play `legal_plays(offers)[chosen]` without listing the
+        plays as Python values (as a native game will take the play its
+        random draw or its strategy picked); returns how many legal plays
+        there are, and applies nothing when `chosen` is not below that."""
+        cdef Py_ssize_t seen = 0, here
+        cdef int index = 0, k, count, street, house = -1, at_street = 0, number = 0
+        cdef bint temp = False
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        for offer in offers:
+            count = _written_numbers(offer, index, numbers, temps)
+            for k in range(count):
+                for street in range(self.layout.n_streets):
+                    here = _popcount(self.fits[street][numbers[k]])
+                    if seen <= chosen < seen + here:
+                        house = _nth_bit(self.fits[street][numbers[k]], chosen - seen)
+                        at_street, number, temp = street, numbers[k], temps[k]
+                    seen += here
+            index += 1
+        if house >= 0:  # after counting: the write changes which houses fit
+            self._write(at_street, house, number, False)
+            if temp and self.temps < self.layout.temp_boxes:
+                self.temps += 1
+        return seen
 
     def apply_play(self, play):
         """`effects.apply_play` on the base board: write the number, and
