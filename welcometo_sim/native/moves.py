@@ -29,10 +29,25 @@ def native_sheet_of(sheet: Sheet) -> Any:
     return module.NativeSheet.from_sheet(sheet)
 
 
+_PLAYS: dict[tuple, Play] = {}
+"""The `Play` of each native play tuple, made once and shared (plays are
+immutable values; looking one up is cheaper than making it)."""
+
+_PLAYS_LIMIT = 1 << 16
+"""At most this many memo entries; a full memo is emptied and refilled."""
+
+
+def _new_play(fields: tuple) -> Play:
+    if len(_PLAYS) >= _PLAYS_LIMIT:
+        _PLAYS.clear()
+    play = _PLAYS[fields] = tuple.__new__(Play, (*fields, None))
+    return play
+
+
 def legal_plays(native: Any, offers: list[Offer]) -> list[Play]:
     """`effects.legal_plays` of the native sheet, as `Play` values."""
-    new = tuple.__new__  # as effects.py makes its plays: several times cheaper than Play(...)
-    return [new(Play, (*fields, None)) for fields in native.legal_plays(offers)]
+    known = _PLAYS.get
+    return [known(fields) or _new_play(fields) for fields in native.legal_plays(offers)]
 
 
 def effect_options(native: Any, offer: Offer, play: Play) -> list[Effect]:
