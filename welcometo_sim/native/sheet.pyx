@@ -198,6 +198,11 @@ cdef int _written_numbers(offer, int index, int* numbers, bint* temps) except -1
     return count
 
 
+cdef inline uint64_t _fences_of(uint64_t rounds, int n) noexcept:
+    """The fence slots the roundabouts of a street bring (on both sides)."""
+    return (rounds | (rounds >> 1)) & ((<uint64_t>1 << (n - 1)) - 1)  # n <= 64: slots 0 .. n - 2
+
+
 cdef inline int _nth_bit(uint64_t mask, Py_ssize_t n) noexcept:
     """The position of the n-th set bit of a mask (n = 0: the lowest)."""
     cdef int bit = 0
@@ -293,6 +298,34 @@ cdef class NativeSheet:
         self.temps, self.n_bis = sheet.temps, sheet.n_bis
         self.refusals, self.n_roundabouts = sheet.refusals, sheet.n_roundabouts
         return 0
+
+    def to_sheet(self):
+        """The Python `Sheet` of the same state, made through its own methods
+        (so that its caches are right): roundabouts first (they bring their
+        fences), then the numbers, the other fences and the plan lines."""
+        from ..rules.sheet import Sheet
+        cdef Layout layout = self.layout
+        cdef int street, house
+        sheet = Sheet(layout.data)
+        for street in range(layout.n_streets):
+            for house in bits_of(self.rounds[street]):
+                sheet.build_roundabout(street, house)
+            for house in range(layout.houses[street]):
+                if self.numbers[street][house] != NO_NUMBER:
+                    sheet.write(street, house, self.numbers[street][house], has(self.bis[street], house))
+            for house in bits_of(self.fences[street] & ~_fences_of(self.rounds[street], layout.houses[street])):
+                sheet.add_fence(street, house)
+            for house in range(layout.houses[street]):
+                if self.plan_use[street][house]:
+                    sheet.mark_plan(street, house, self.plan_use[street][house])
+            for house in bits_of(self.pools[street]):
+                sheet.pools[street][house] = True
+            sheet.parks[street] = self.parks[street]
+        sheet.real_estate[:] = [self.real_estate[size] for size in range(ESTATE_SIZES)]
+        sheet.plan_turns[:] = self.plan_turns
+        sheet.plan_points[:] = self.plan_points
+        sheet.temps, sheet.refusals, sheet.n_bis = self.temps, self.refusals, self.n_bis
+        return sheet
 
     cpdef NativeSheet copy(self):
         """An independent copy (the layout is shared: it never changes)."""
