@@ -24,11 +24,13 @@ from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_reques
 from welcometo_sim.native import native_module, native_status
 from welcometo_sim.rules.boards import BOARD_RULES
 from welcometo_sim.rules.data import DEFAULT_DATA, SURVEYOR, TEMP, GameData
+from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
 from welcometo_sim.rules.plans import PLAN_KINDS, apply_claim, claim_options
 from welcometo_sim.rules.scoring import score_sheet
 from welcometo_sim.rules.sheet import Sheet
 from welcometo_sim.rules.variant import Variant
+from welcometo_sim.strategy import parse_strategy
 
 REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
 """Set (CI does): a native sheet that is not built fails these tests instead of skipping them."""
@@ -201,6 +203,36 @@ def test_other_street_layouts_give_the_same_options_records_and_scores(lengths, 
     """Streets of 1 to 64 houses (every bit of the masks), one to eight streets,
     with roundabouts (a number may then fit in two gaps of a street)."""
     play_out(Variant(advanced=True), layout_data(lengths), random.Random(seed), turns=30)
+
+
+@pytest.mark.parametrize("variant, kinds", [
+    (Variant(), ["greedy", "greedy"]),
+    (Variant(advanced=True), ["greedy", "greedy", "random"]),
+    (Variant(expert=True), ["greedy", "greedy"]),
+    (Variant(solo=True), ["greedy"]),
+], ids=["base", "advanced", "expert", "solo"])
+def test_the_sheets_of_real_games_give_the_same_options(variant, kinds):
+    """Sheets and offers as games make them (plan claims, expert hands, the
+    solo card): after every turn each seat's sheet read natively lists the
+    same plays, and the same effect uses after each of them."""
+    game = Game(variant, [Seat(f"p{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)], 27)
+    turns = 0
+    while not game.play_turn():
+        turns += 1
+        for seat, sheet in enumerate(game.sheets):
+            mirror = native.NativeSheet.from_sheet(sheet)
+            offers = game.deck.offers(seat)
+            plays = legal_plays(sheet, offers)
+            assert moves.legal_plays(mirror, offers) == plays
+            assert_same_state(sheet, mirror)
+            for play in plays[::7]:
+                after, after_mirror = sheet.copy(), mirror.copy()
+                apply_play(after, play)
+                after_mirror.apply_play(play)
+                assert moves.effect_options(after_mirror, offers[play.offer], play) == effect_options(
+                    after, offers[play.offer], play)
+    assert turns > 10
+    assert any(sheet.plans_completed() for sheet in game.sheets)  # plan lines on the sheets
 
 
 def test_a_long_game_fills_the_sheet_the_same_way():
