@@ -24,8 +24,8 @@ from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_reques
 from welcometo_sim.native import native_module, native_status
 from welcometo_sim.rules.boards import BOARD_RULES
 from welcometo_sim.rules.data import DEFAULT_DATA, SURVEYOR, TEMP, GameData
-from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.rules.game import Game, Seat
 from welcometo_sim.rules.plans import PLAN_KINDS, apply_claim, claim_options
 from welcometo_sim.rules.scoring import score_sheet
 from welcometo_sim.rules.sheet import Sheet
