@@ -61,7 +61,7 @@ def completion_rounds(record: Mapping, rules: Rules) -> list[dict[str, int]]:
     """Per seat of a game's record: objective id -> the round it was completed
     (bonus tiles flipped, construction pairs removed; objectives never
     completed are absent)."""
-    layout, points = rules.layout, rules.points
+    layout = rules.layout
     tiles = tuple(record["tiles"])
     construction = tuple((layout.bit(r, c), pair) for r, c, pair in record["construction"])
     boards = [Board(layout, construction=construction) for _ in record["players"]]
