@@ -17,8 +17,8 @@ from welcometo_sim import analyses
 from welcometo_sim.config import load_config
 from welcometo_sim.games import GAMES
 from welcometo_sim.games.objectives import NoObjectives, objectives_of
-from welcometo_sim.games.shake_that_city import OBJECTIVES, load_rules, play_game
-from welcometo_sim.games.shake_that_city.objectives import completion_rounds
+from welcometo_sim.games.shake_that_city import load_rules, play_game
+from welcometo_sim.games.shake_that_city.objectives import OBJECTIVES, completion_rounds
 from welcometo_sim.sim.runner import run_chunks
 
 ROOT = Path(__file__).resolve().parents[1]

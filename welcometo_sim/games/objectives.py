@@ -3,8 +3,8 @@
 Welcome To's objectives are its city plans, Shake That City's its bonus tiles
 (and, with the construction tiles, their building pairs). `wtsim plans` and
 `wtsim balance` ask a game for its objectives through the object its module
-exports as ``OBJECTIVES`` (the :class:`Objectives` protocol) and hold no
-game's name:
+names as ``OBJECTIVES`` (the :class:`Objectives` protocol, as
+``"module:attribute"``) and hold no game's name:
 
 - the catalogue of a config's objectives, grouped in decks (a plan deck; a
   kind of objective), each with an id and its points (high and low values:
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
@@ -76,10 +77,15 @@ class NoObjectives(ValueError):
 
 
 def objectives_of(game: str) -> Objectives:
-    """The objectives capability of the game called `game` (NoObjectives when it has none)."""
+    """The objectives capability of the game called `game` (NoObjectives when it
+    has none). A game module names it as ``"module:attribute"`` (loaded here, so
+    that playing a game does not load what balancing it needs) or holds it."""
     found = getattr(game_module(game), "OBJECTIVES", None)
     if found is None:
         raise NoObjectives(f"{game} defines no objectives to balance")
+    if isinstance(found, str):
+        module, _, name = found.partition(":")
+        found = getattr(import_module(module), name)
     return found
 
 

@@ -8,7 +8,6 @@ it too, with the same rows the runner writes.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..config import ConfigError, PlayerConfig, RunSpec, parse_variant, players_from_refs
@@ -20,7 +19,6 @@ from ..rules.sheet import render_sheet
 from ..rules.variant import Variant
 from ..sim.rows import COLUMNS, column_dtypes, game_rows
 from ..strategy import builtin_strategies, load_strategy, parse_strategy
-from .objectives import merge_overrides
 
 GAME_NAME = "welcome-to"
 RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
@@ -128,45 +126,7 @@ def sweep_measures(frame: Any, rows: Any, games: Any) -> dict:
     return measures
 
 
-class CityPlans:
-    """Welcome To's objectives: the city plans of the config's variant, in
-    their three decks; a plan is forced into its deck slot (the other two
-    drawn at random) and completed at the turn in its slot's `plan<D>_turn`
-    column, at the high value when `plan<D>_first` says so."""
 
-    noun = "plan"
-    races = True
-
-    def decks(self, spec: RunSpec) -> dict[int, str]:
-        return {1: "plans n°1", 2: "plans n°2", 3: "plans n°3"}
-
-    def deck(self, spec: RunSpec, deck: int) -> tuple:
-        return spec.variant.plan_deck(deck)
-
-    def catalogue(self, spec: RunSpec) -> dict:
-        return {plan.id: plan for plan in spec.variant.data.all_plans()}
-
-    def trial_games(self, spec: RunSpec, games: int, decks: Sequence[int]) -> int:
-        return sum(len(spec.variant.plan_deck(d)) for d in decks) * games
-
-    def trials(self, spec: RunSpec, games: int, decks: Sequence[int], progress: Any) -> Any:
-        from ..sim.tournament import plan_trials  # the runner imports this module's game registry
-        return plan_trials(spec, games, tuple(decks), progress)
-
-    def outcome(self, trial: Any, plan: Any) -> tuple:
-        from ..analysis.plan_balance import slot_outcome  # the analyses import the game registry
-        return slot_outcome(trial, plan)
-
-    def with_points(self, spec: RunSpec, points: Mapping[str, tuple[int, int]]) -> RunSpec:
-        variant = spec.variant
-        overrides = merge_overrides(variant.overrides, self.overrides(points))
-        return replace(spec, variant=Variant.with_overrides(overrides, advanced=variant.advanced,
-                                                            expert=variant.expert, solo=variant.solo,
-                                                            board=variant.board))
-
-    def overrides(self, points: Mapping[str, tuple[int, int]]) -> dict:
-        return {"plans": {plan: {"points": [int(high), int(low)]} for plan, (high, low) in points.items()}}
-
-
-OBJECTIVES = CityPlans()
-"""The objectives capability (see welcometo_sim.games.objectives)."""
+OBJECTIVES = "welcometo_sim.games.welcome_to_plans:OBJECTIVES"
+"""The objectives capability (see welcometo_sim.games.objectives): the city
+plans, in a module of their own, loaded by the commands that balance them."""

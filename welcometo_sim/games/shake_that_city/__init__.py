@@ -11,7 +11,6 @@ from .board import Board, Layout, Move
 from .data import BUILDINGS, DataError, load_data
 from .game import (GAME_NAME, GameResult, GameState, ReplayError, Rules, StrategyError, Variant,
                    boards_at, load_rules, play_game, render, replay)
-from .objectives import OBJECTIVES
 from .scoring import CATEGORIES, Score, score
 from .strategies import STRATEGIES, Strategy
 
@@ -28,6 +27,9 @@ COLUMN_DTYPES: dict[str, str] = {c: "str" if c in TEXT_COLUMNS else "bool" if c 
 """The pandas dtype of every result column (for tables of many games)."""
 ENVIRONMENT = "welcometo_sim.envs.city:ShakeThatCityEnv"
 """The PettingZoo AEC environment (the rl extra)."""
+OBJECTIVES = "welcometo_sim.games.shake_that_city.objectives:OBJECTIVES"
+"""The objectives capability (see welcometo_sim.games.objectives), loaded by
+the commands that balance them (it plays games through the runner)."""
 
 
 

@@ -27,6 +27,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ...sim.frames import to_frame
+from ...sim.runner import run_chunks
 from ..objectives import Objective, Points, merge_overrides
 from .board import Board
 from .data import BUILDINGS, Condition
@@ -125,8 +127,6 @@ class CityObjectives:
 
     def trials(self, spec: Any, games: int, decks: Sequence[int], progress: Any) -> pd.DataFrame:
         """The games once, then one block per objective of `decks` (the same games)."""
-        from ...sim.results import to_frame  # the runner plays games through this package
-        from ...sim.runner import run_chunks
         records: list[dict] = []
 
         def seen(chunk: Any) -> None:
