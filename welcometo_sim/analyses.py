@@ -139,8 +139,7 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, progress: Progres
     comparison tables of every game played."""
     if len(spec.players) != 2:
         raise ConfigError(f"compare --until-significant: name exactly two strategies, got {len(spec.players)}")
-    if spec.game == WELCOME_TO:  # exploration temperatures are Welcome To strategies' parameters
-        spec = replace(spec, players=diverse(spec.players))
+    spec = replace(spec, players=diverse(spec.players))  # another game's strategies are left as given
     a, b = (p.name for p in spec.players)
     frames: list[pd.DataFrame] = []
 
