@@ -14,21 +14,20 @@ import ast
 import re
 from pathlib import Path
 
-import welcometo_sim
 from welcometo_sim.games import GAMES
 
-PACKAGE = Path(welcometo_sim.__file__).parent
-ROOT = PACKAGE.parent
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout whose welcometo_sim/ is read (this test file's own)."""
 
 NOT_YET_MIGRATED = frozenset({
-    # Changed on another branch right now (plans, balance and sweep for every game,
-    # which removes their require_welcome_to calls): skipped until that branch and
-    # this one are merged, then this set is emptied and they ask capabilities too.
+    # Changed on another branch while the capabilities were added (plans, balance and
+    # sweep for every game): skipped until it asks capabilities too (its `_tune_table`
+    # and the WELCOME_TO defaults), then this set is emptied. A skipped file that
+    # holds no game name any more fails the test below.
     "welcometo_sim/analyses.py",
-    "welcometo_sim/cli/analysis.py",
 })
 
-LEGACY_SHIMS = {"welcometo_sim/config.py": frozenset({"WELCOME_TO", "require_welcome_to"})}
+LEGACY_SHIMS = {"welcometo_sim/config.py": frozenset({"WELCOME_TO"})}
 """Definitions kept only for the files of NOT_YET_MIGRATED, which still import
 them; a shim that none of those files uses any more fails the test below."""
 
@@ -148,6 +147,13 @@ def test_no_module_outside_games_compares_a_games_name() -> None:
 
 def test_the_skipped_files_exist() -> None:
     assert all((ROOT / where).is_file() for where in NOT_YET_MIGRATED)
+
+
+def test_every_skipped_file_still_needs_skipping() -> None:
+    for where in NOT_YET_MIGRATED:
+        others = NOT_YET_MIGRATED - {where}
+        assert any(line.startswith(where + ":") for line in violations(ROOT, others, LEGACY_SHIMS)), \
+            f"{where} holds no game name: take it out of NOT_YET_MIGRATED"
 
 
 def test_every_legacy_shim_is_still_used_by_a_skipped_file() -> None:

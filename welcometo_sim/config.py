@@ -47,8 +47,8 @@ MAX_JOBS = 4096
 MAX_NAME_BYTES = 200
 """A run name becomes a folder name, with a timestamp after it."""
 WELCOME_TO = DEFAULT_GAME
-"""Kept for analyses.py and cli/analysis.py until they ask capabilities (see
-LEGACY_SHIMS in tests/test_game_names.py); the default game is games.DEFAULT_GAME."""
+"""Kept for analyses.py until it asks capabilities (see LEGACY_SHIMS in
+tests/test_game_names.py); the default game is games.DEFAULT_GAME."""
 TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
@@ -97,15 +97,6 @@ class RunSpec:
         lacks `capability` (a field of games.Capabilities), e.g. `require("trainable", "train")`."""
         if not getattr(self.capabilities, capability):
             raise ConfigError(f"{self.source}: game: wtsim {command} plays {' and '.join(games_that(capability))} "
-                              f"only, not {self.game}")
-        return self
-
-    def require_welcome_to(self, command: str) -> "RunSpec":
-        """Itself, or a ConfigError for a command that plays the default game only: kept
-        for analyses.py and cli/analysis.py until they ask capabilities (see LEGACY_SHIMS
-        in tests/test_game_names.py)."""
-        if self.game != DEFAULT_GAME:
-            raise ConfigError(f"{self.source}: game: wtsim {command} plays {capabilities(DEFAULT_GAME).title} "
                               f"only, not {self.game}")
         return self
 
