@@ -63,9 +63,6 @@ class Capabilities:
     """A strategy reference -> its class (GameRefusal: not one of the game's)."""
     strategy_params: Callable[[type, dict], dict]
     """(class, parameters) -> its defaults overlaid with them (GameRefusal: refused)."""
-    diversify: Callable[[tuple], tuple]
-    """PlayerConfigs -> the same with exploration temperatures set where a strategy fills
-    several seats and has one (`compare --until-significant` plays a strategy against itself)."""
     variant_label: Callable[[Any], str]
     """A result row (a pandas Series) -> the variant as the report's header says it."""
     shared_draws: Callable[[Any], bool] = lambda spec: False

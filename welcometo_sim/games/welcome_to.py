@@ -12,7 +12,6 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant, players_from_refs,
                       read_variant_config, variant_config_section)
-from ..defaults import diverse
 from ..rules.game import Game as _Game
 from ..rules.game import GameState, Seat
 from ..rules.replay import ReplayError, final_block, replay as _replay, verify
@@ -149,7 +148,6 @@ CAPABILITIES = Capabilities(
     check_seats=lambda spec, n: spec.variant.check(n),
     strategy_class=load_strategy,
     strategy_params=resolve_params,
-    diversify=diverse,
     variant_label=_variant_label,
     shared_draws=lambda spec: not spec.variant.expert,  # outside the expert rules every seat sees the same cards
     engine_chunks=True,

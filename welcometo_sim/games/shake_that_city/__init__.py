@@ -96,7 +96,6 @@ CAPABILITIES = Capabilities(
     check_seats=lambda spec, n: load_game(GAME_NAME, spec.game_params or {}, n),
     strategy_class=_strategy_class,
     strategy_params=_strategy_params,
-    diversify=lambda players: players,
     variant_label=_variant_label,
     viewer="welcometo_sim.viewer:shake_page",
 )
