@@ -30,8 +30,8 @@ import yaml
 from .config_files import (MAX_YAML_BYTES, MAX_YAML_NODES, BoundedLoader, ConfigError, PlayerConfig, bounded_yaml,
                            entry_with_file_params, key_line, merge_params, params_file_path, read_bounded,
                            read_params_file, read_yaml, unique_name)
-from .games import GAMES
-from .games.config import game_players, other_game_of, parse_game
+from .games import DEFAULT_GAME, capabilities, game_key, games_that, known_games
+from .games.config import other_game_of
 from .messages import shown
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
@@ -46,8 +46,9 @@ MAX_SEED = 2**128 - 1
 MAX_JOBS = 4096
 MAX_NAME_BYTES = 200
 """A run name becomes a folder name, with a timestamp after it."""
-WELCOME_TO = "welcome-to"
-"""The game a config plays when it has no `game:` key."""
+WELCOME_TO = DEFAULT_GAME
+"""Kept for analyses.py until it asks capabilities (see LEGACY_SHIMS in
+tests/test_game_names.py); the default game is games.DEFAULT_GAME."""
 TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
@@ -74,9 +75,14 @@ class RunSpec:
     backend: str = "loky"
     scheduler: str | None = None
     source: str = "<dict>"
-    game: str = WELCOME_TO
+    game: str = DEFAULT_GAME
     game_params: dict | None = field(default=None, compare=False)
     """Another game's checked `{variant, overrides}` (None for Welcome To, whose are `variant`)."""
+
+    @property
+    def capabilities(self) -> Any:
+        """What the machinery may ask the run's game (a games.Capabilities)."""
+        return capabilities(self.game)
 
     def seated(self, index: int) -> tuple[PlayerConfig, ...]:
         """The players of game `index` in seat order: as configured, or rotated by
@@ -86,10 +92,12 @@ class RunSpec:
         shift = index % len(self.players)
         return self.players[shift:] + self.players[:shift]
 
-    def require_welcome_to(self, command: str) -> "RunSpec":
-        """Itself, or a ConfigError for a command that plays Welcome To only."""
-        if self.game != WELCOME_TO:
-            raise ConfigError(f"{self.source}: game: wtsim {command} plays Welcome To only, not {self.game}")
+    def require(self, capability: str, command: str) -> "RunSpec":
+        """Itself, or a ConfigError naming the command and the game when the game
+        lacks `capability` (a field of games.Capabilities), e.g. `require("trainable", "train")`."""
+        if not getattr(self.capabilities, capability):
+            raise ConfigError(f"{self.source}: game: wtsim {command} plays {' and '.join(games_that(capability))} "
+                              f"only, not {self.game}")
         return self
 
     def with_overrides(self, **changes: Any) -> "RunSpec":
@@ -97,42 +105,27 @@ class RunSpec:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
     def to_dict(self) -> dict:
-        """The config as resolved, in the YAML schema (written next to results)."""
-        if self.game != WELCOME_TO:
-            return self._game_dict()
+        """The config as resolved, in the YAML schema (written next to results); the
+        game writes its own `variant` and `overrides` (see games.Capabilities.config_section)."""
+        section = self.capabilities.config_section(self)
         return {
             "name": self.name,
+            **game_key(self.game),
             "games": self.games,
             "seed": self.seed,
             "jobs": self.jobs,
             "chunk_size": self.chunk_size,
             "rotate_seats": self.rotate_seats,
-            "variant": {k: v for k, v in self.variant.to_record().items() if k != "overrides"}
-            | {"plans": list(self.plans)},
+            "variant": section["variant"],
             "players": [
                 {"name": p.name, "strategy": p.strategy.ref, "params": p.strategy.params}
                 for p in self.players
             ],
-            "overrides": self.variant.overrides or None,
+            "overrides": section["overrides"],
             "on_error": self.on_error,
             "move_timeout": self.move_timeout,
             "backend": self.backend,
             "scheduler": self.scheduler,
-        }
-
-
-    def _game_dict(self) -> dict:
-        """to_dict of another game: its own `variant` and `overrides`, no Welcome To keys."""
-        params = self.game_params or {}
-        return {
-            "name": self.name, "game": self.game, "games": self.games, "seed": self.seed,
-            "jobs": self.jobs, "chunk_size": self.chunk_size, "rotate_seats": self.rotate_seats,
-            "variant": dict(params.get("variant") or {}),
-            "players": [{"name": p.name, "strategy": p.strategy.ref, "params": p.strategy.params}
-                        for p in self.players],
-            "overrides": params.get("overrides") or None,
-            "on_error": self.on_error, "move_timeout": self.move_timeout,
-            "backend": self.backend, "scheduler": self.scheduler,
         }
 
 
@@ -164,21 +157,10 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
         raise ConfigError(f"{where}: name: at most {MAX_NAME_BYTES} bytes (it names the run folder), "
                           f"got {len(name.encode('utf-8'))}")
     game = _game_name(raw, where)
-    if game == WELCOME_TO:
-        variant, plans = parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
-        players = _parse_players(raw.get("players"), where, base_dir)
-        try:
-            variant.check(len(players))
-        except VariantError as exc:
-            raise ConfigError(f"{where}: variant: {exc}") from None
-        chosen: dict[str, Any] = {"variant": variant, "plans": plans}
-    else:
-        players, params = parse_game(game, raw, where, base_dir)
-        chosen = {"game": game, "game_params": params}
     return RunSpec(
         name=name,
-        players=players,
-        **chosen,
+        game=game,
+        **capabilities(game).read_config(raw, where, base_dir),
         games=_int(raw, "games", where, 1000, minimum=1, maximum=MAX_GAMES),
         seed=_int(raw, "seed", where, 0, minimum=0, maximum=MAX_SEED),
         jobs=_int(raw, "jobs", where, 1, minimum=-64, maximum=MAX_JOBS),
@@ -190,10 +172,10 @@ def parse_config(raw: Any, where: str = "<config>", default_name: str = "run",
 
 
 def _game_name(raw: dict, where: str) -> str:
-    """The config's `game:` (default Welcome To), checked against the registered games."""
+    """The config's `game:` (default games.DEFAULT_GAME), checked against the registered games."""
 
-    game = raw.get("game", WELCOME_TO)
-    known = (WELCOME_TO, *sorted(name for name in GAMES if name != WELCOME_TO))
+    game = raw.get("game", DEFAULT_GAME)
+    known = known_games()
     if game not in known:
         raise ConfigError(f"{where}: game: unknown game {_short(game)} (known: {', '.join(known)})")
     return game
@@ -333,7 +315,28 @@ def default_player_name(text: str, spec: StrategySpec) -> str:
     return own + text.strip()[len(spec.ref):]
 
 
-def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
+def read_variant_config(raw: dict, where: str, base_dir: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The RunSpec fields of a config's `players`, `variant` and `overrides` in the
+    schema of this module's docstring (Welcome To's: games.welcome_to declares it)."""
+    variant, plans = parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
+    players = parse_players(raw.get("players"), where, base_dir)
+    try:
+        variant.check(len(players))
+    except VariantError as exc:
+        raise ConfigError(f"{where}: variant: {exc}") from None
+    return {"players": players, "variant": variant, "plans": plans}
+
+
+def variant_config_section(spec: RunSpec) -> dict[str, Any]:
+    """The `variant` and `overrides` keys of a RunSpec read by :func:`read_variant_config`."""
+    return {"variant": {k: v for k, v in spec.variant.to_record().items() if k != "overrides"}
+            | {"plans": list(spec.plans)},
+            "overrides": spec.variant.overrides or None}
+
+
+def parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
+    """A config's `players:` list (entries: a strategy reference, or a mapping of
+    PLAYER_KEYS) as PlayerConfigs with unique names; a problem is one ConfigError line."""
     if raw is None:
         raise ConfigError(f"{where}: players: missing (a list of 1 to 12 players)")
     if not isinstance(raw, list) or not raw:
@@ -375,7 +378,7 @@ def _parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = No
 
 def _other_game_hint(ref: str) -> str | None:
     """'x is a strategy of game y' for a strategy that only another game knows."""
-    return other_game_of(ref, WELCOME_TO)
+    return other_game_of(ref, DEFAULT_GAME)
 
 
 def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
@@ -478,15 +481,13 @@ def _at(tree: Any, path: tuple) -> Any:
     return tree
 
 
-def players_from_refs(refs: list[str], game: str = WELCOME_TO) -> tuple[PlayerConfig, ...]:
+def players_from_refs(refs: list[str], game: str = DEFAULT_GAME) -> tuple[PlayerConfig, ...]:
     """Players of `game` from command-line strategy references, e.g. ['greedy', 'random']
     (names are resolved in that game's strategy registry)."""
-    if game != WELCOME_TO:
-        return game_players(game, list(refs), "command line")
-    return _parse_players(list(refs), "command line")
+    return capabilities(game).parse_players(list(refs), "command line")
 
 
-__all__ = ["WELCOME_TO", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
+__all__ = ["WELCOME_TO", "DEFAULT_GAME", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
            "default_config_path", "players_from_refs",
            # read in config_files.py, importable from here as before
            "MAX_YAML_BYTES", "MAX_YAML_NODES", "BoundedLoader", "bounded_yaml", "read_bounded"]

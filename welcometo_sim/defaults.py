@@ -21,7 +21,8 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .config import WELCOME_TO, ConfigError, PlayerConfig, RunSpec, load_config, players_from_refs
+from .config import ConfigError, PlayerConfig, RunSpec, load_config, players_from_refs
+from .games import DEFAULT_GAME
 from .sim.results import CONFIG_FILE
 from .strategy import StrategySpec, load_strategy, resolve_params
 
@@ -49,7 +50,7 @@ def strong_players(count: int) -> tuple[PlayerConfig, ...]:
     return players_from_refs([STRONG_DEFAULT] * count)
 
 
-def every_seat(players: tuple[PlayerConfig, ...], ref: str, game: str = WELCOME_TO) -> tuple[PlayerConfig, ...]:
+def every_seat(players: tuple[PlayerConfig, ...], ref: str, game: str = DEFAULT_GAME) -> tuple[PlayerConfig, ...]:
     """The same number of seats, every one playing the strategy reference `ref` of `game`."""
     return players_from_refs([ref] * len(players), game)
 
@@ -99,10 +100,10 @@ def _deterministic_key(player: PlayerConfig) -> tuple[str, str] | None:
 
 
 def mirror_seats(spec: RunSpec) -> list[list[int]]:
-    """Groups of seats (config order) whose games are mirrors: Welcome To
-    outside the expert rules shows every seat the same cards, so seats with the
+    """Groups of seats (config order) whose games are mirrors: when the game shows
+    every seat the same draws (Welcome To outside the expert rules), seats with the
     same deterministic strategy and parameters write the same sheet every game."""
-    if spec.game != WELCOME_TO or spec.variant.expert:
+    if not spec.capabilities.shared_draws(spec):
         return []
     groups: dict[tuple[str, str], list[int]] = {}
     for seat, player in enumerate(spec.players):

@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
-from .config import (MAX_GAMES, MAX_JOBS, MAX_SEED, WELCOME_TO, ConfigError, RunSpec, load_config, parse_config,
+from .config import (MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError, RunSpec, load_config, parse_config,
                      players_from_refs)
+from .games import games_that
 from .sim.runner import check_backend
 
 Config = Union[str, os.PathLike, Mapping[str, Any], RunSpec, None]
@@ -88,8 +89,9 @@ def resolve_spec(config: str | os.PathLike | RunSpec | None = None, *, games: in
         raise ConfigError("--jobs: must not be 0 (use 1, N, or -1 for all cores)")
     _check_overrides(games=games, seed=seed, jobs=jobs, chunk_size=chunk_size, move_timeout=move_timeout)
     spec = config if isinstance(config, RunSpec) else load_config(config)
-    if move_timeout is not None and spec.game != WELCOME_TO:
-        raise ConfigError(f"--move-timeout: limits Welcome To strategies only (not {spec.game}'s)")
+    if move_timeout is not None and not spec.capabilities.move_timeout:
+        raise ConfigError(f"--move-timeout: limits {' and '.join(games_that('move_timeout'))} strategies only "
+                          f"(not {spec.game}'s)")
     if scheduler is not None and backend is None:
         backend = "dask"
     if backend == "loky" and scheduler is None:

@@ -33,11 +33,10 @@ import numpy as np
 import pandas as pd
 
 from .analysis.stats import paired_bootstrap_ci
-from .config import WELCOME_TO, PlayerConfig, RunSpec
-from .games import game_module, load_game
-from .rules.variant import VariantError
+from .config import PlayerConfig, RunSpec
+from .games import DEFAULT_GAME, GameRefusal, capabilities, game_key
 from .sim.runner import run_chunks
-from .strategy import StrategySpec, load_strategy, resolve_params
+from .strategy import StrategySpec
 
 OBJECTIVES = ("diff", "score", "winrate")
 """diff: own total minus the opponents' mean total; score: own total;
@@ -227,45 +226,40 @@ class CrossEntropySearch:
 
 
 # ------------------------------------------------------------------- games
-def strategy_class(ref: str, game: str = WELCOME_TO) -> type:
-    """The class whose `defaults` the ranges are checked against: a Welcome To
-    reference loaded, or a name looked up in `game`'s own strategy registry."""
-    if game == WELCOME_TO:
-        return load_strategy(ref)
-    registry = game_module(game).STRATEGIES
-    if ref not in registry:
-        raise TuneError(f"tune: unknown {game} strategy {ref!r} (strategies: {', '.join(registry)})")
-    return registry[ref]
-
-
-def starting_params(cls: type, params: dict[str, Any], game: str = WELCOME_TO) -> dict[str, Any]:
-    """The strategy's defaults overlaid with the start's parameters (checked by the strategy)."""
-    if game == WELCOME_TO:
-        return resolve_params(cls, params)
+def strategy_class(ref: str, game: str = DEFAULT_GAME) -> type:
+    """The class whose `defaults` the ranges are checked against, as `game` finds
+    the reference (a Welcome To reference is loaded, another game's name looked up
+    in its own strategy registry)."""
     try:
-        return dict(cls(params).params)
-    except (ValueError, TypeError) as exc:
+        return capabilities(game).strategy_class(ref)
+    except GameRefusal as exc:
+        raise TuneError(f"tune: {exc}") from None
+
+
+def starting_params(cls: type, params: dict[str, Any], game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """The strategy's defaults overlaid with the start's parameters (checked by the strategy)."""
+    try:
+        return capabilities(game).strategy_params(cls, params)
+    except GameRefusal as exc:
         raise TuneError(f"tune: {exc}") from None
 
 
 def check_table(base: RunSpec, seats: int) -> None:
     """A TuneError unless the variant of `base` seats the tuned strategy and its opponents."""
     try:
-        if base.game == WELCOME_TO:
-            base.variant.check(seats)
-        else:
-            load_game(base.game, base.game_params or {}, seats)
-    except (VariantError, ValueError) as exc:
+        base.capabilities.check_seats(base, seats)
+    except ValueError as exc:  # a VariantError, a game's DataError, ...
         raise TuneError(f"tune: {exc}") from None
 
 
-def check_bounds(cls: type, params: dict[str, Any], ranges: Sequence[ParamRange]) -> None:
-    """A TuneError when a strategy of another game refuses a range's bound
-    (its `check_params`), so no worker fails in the middle of the search."""
+def check_bounds(cls: type, params: dict[str, Any], ranges: Sequence[ParamRange],
+                 game: str = DEFAULT_GAME) -> None:
+    """A TuneError when the strategy refuses a range's bound (its parameter checks),
+    so no worker fails in the middle of the search."""
     for spec in ranges:
         for bound in (spec.from_unit(0.0), spec.from_unit(1.0)):
             try:
-                cls(with_values(params, [spec], [bound]))
+                capabilities(game).strategy_params(cls, with_values(params, [spec], [bound]))
             except (ValueError, TypeError) as exc:
                 raise TuneError(f"--param {spec.describe()!r}: {exc}") from None
 
@@ -363,7 +357,7 @@ class TuneResult:
     finalists: list[Finalist]
     best: Finalist
     best_params: dict[str, Any]
-    game: str = WELCOME_TO
+    game: str = DEFAULT_GAME
 
 
 def total_games(settings: TuneSettings) -> int:
@@ -383,8 +377,7 @@ def tune(base: RunSpec, strategy: Any, opponents: Sequence[Any],
     check_table(base, 1 + len(opponents))
     cls = strategy_class(strategy.ref, base.game)
     start_params = starting_params(cls, strategy.params, base.game)
-    if base.game != WELCOME_TO:
-        check_bounds(cls, start_params, settings.ranges)
+    check_bounds(cls, start_params, settings.ranges, base.game)
     start_values = tuple(_lookup(start_params, r.key) for r in settings.ranges)
 
     search_games = replace(base, games=settings.games)
@@ -485,7 +478,7 @@ def best_document(result: TuneResult, config: str) -> dict[str, Any]:
     settings = result.settings
     mean, low, high = paired_bootstrap_ci(result.best.fresh, seed=BOOTSTRAP_SEED)
     gain, gain_low, gain_high = result.best.gain
-    game = {} if result.game == WELCOME_TO else {"game": result.game}
+    game = game_key(result.game)
     return _plain({
         "strategy": result.strategy.ref,
         "params": result.best_params,

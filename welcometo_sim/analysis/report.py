@@ -25,7 +25,6 @@ import pandas as pd
 import yaml
 
 from ..compiled_core import engine
-from ..config import WELCOME_TO
 from ..config_files import bounded_yaml, read_bounded
 from ..defaults import folder_mirror_note
 from ..games.objectives import Objective, objectives_of
@@ -35,6 +34,7 @@ from ..learning.model import MAX_MODEL_BYTES, read_json
 from ..rules.data import DEFAULT_DATA
 from ..sim.results import (OutputError, ResultsError, read_manifest, read_small_json, read_table,
                            write_atomically)
+from ..games import capabilities
 from ..sim.rows import game_of_columns
 from ..viewer.pages import replay_pages
 from . import plots
@@ -343,14 +343,8 @@ def _flat(params: dict, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def _variant(frame: pd.DataFrame) -> str:
-    first = frame.iloc[0]
-    game = game_of_columns(frame.columns)
-    if game != WELCOME_TO:
-        players = f", {int(first['n_players'])} players" if "n_players" in frame.columns else ""
-        return f"{game}{players}"
-    variant = [f"{int(first['n_players'])} players", f"board {first['board']}"]
-    variant += [flag for flag in ("advanced", "expert", "solo") if bool(first[flag])]
-    return ", ".join(variant)
+    """The variant as the game of the table says it, from its first row."""
+    return capabilities(game_of_columns(frame.columns)).variant_label(frame.iloc[0])
 
 
 def _strategies(frame: pd.DataFrame) -> str:
@@ -382,15 +376,11 @@ def run_facts(frame: pd.DataFrame, manifest: dict, folder: Path) -> list[tuple[s
 # --------------------------------------------------------------- contents
 
 
-GAME_NEUTRAL_FIGURES = ("scores.png", "win_rates.png")
-"""The figures drawn from columns every game's result table has (player, total, rank)."""
-
-
 def _frame_figures(frame: pd.DataFrame, by: str) -> list[Figure]:
-    """The four figures of a Welcome To table; of another game's, those its columns allow."""
-    welcome_to = game_of_columns(frame.columns) == WELCOME_TO
+    """The figures the table's game says its columns allow (games.Capabilities.report_figures)."""
+    drawn = capabilities(game_of_columns(frame.columns)).report_figures
     return [Figure(name, (lambda path, draw=draw: draw(frame, path, by=by)), heading, caption.format(by=by))
-            for name, draw, heading, caption in FIGURES if welcome_to or name in GAME_NEUTRAL_FIGURES]
+            for name, draw, heading, caption in FIGURES if name in drawn]
 
 
 def _summary_sections(frame: pd.DataFrame, by: str, names: tuple[str, ...]) -> list[Section]:

@@ -22,8 +22,8 @@ from typing import Any, Callable
 import pandas as pd
 import yaml
 
-from ..config import WELCOME_TO, ConfigError, bounded_yaml
-from ..games import game_measures
+from ..config import ConfigError, bounded_yaml
+from ..games import DEFAULT_GAME, game_measures
 from ..rules.overrides import OVERRIDE_KEYS
 from .formatting import output_width, table_text
 from .stats import mean_interval, paired_bootstrap_ci, rate_interval
@@ -213,7 +213,7 @@ def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) 
     `change` says whether the interval is above or below zero."""
     rows = []
     baseline: dict[str, tuple[str, pd.Series]] = {}
-    game = game_measures(str(base.get("game") or WELCOME_TO))
+    game = game_measures(str(base.get("game") or DEFAULT_GAME))
     for index, (chosen, config) in enumerate(grid(base, settings)):
         label = "; ".join(f"{k}={json.dumps(v, default=str)}" for k, v in chosen.items())
         try:

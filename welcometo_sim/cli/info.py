@@ -11,6 +11,7 @@ from typing import Any
 import click
 from click.shell_completion import CompletionItem
 
+from ..games import DEFAULT_GAME
 from ..strategy import StrategyLoadError, builtin_strategies, load_strategy
 from ..analysis.formatting import paragraph_width
 from ..schemas import OUTPUT_COMMANDS, SCHEMA_GAMES, UnknownSchemaGame, output_schema, record_schema, table_schema
@@ -46,7 +47,7 @@ def strategies(as_json: bool) -> None:
 @click.argument("document", type=click.Choice(["record", "table", "json"]))
 @click.argument("command", required=False, metavar="[COMMAND]",
                 shell_complete=lambda ctx, param, incomplete: complete_output_command(incomplete))
-@click.option("--game", default="welcome-to", show_default=True, metavar="GAME",
+@click.option("--game", default=DEFAULT_GAME, show_default=True, metavar="GAME",
               shell_complete=lambda ctx, param, incomplete: complete_schema_game(incomplete),
               help="Whose formats: welcome-to or shake-that-city.")
 def schema(document: str, command: str | None, game: str) -> None:

@@ -146,14 +146,14 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                                   "opponents": _opponents(opponents),
                                                   "eval_opponent": eval_opponent}, games)
             if config is not None:
-                spec = load_config(config).require_welcome_to("train")
+                spec = load_config(config).require("trainable", "train")
                 if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
                     fail(f"--resume: {config} is not the variant and player count {folder} was trained on")
             state = state.with_rates_after(steps)
         else:
             if (folder / CHECKPOINT).exists():
                 fail(f"{folder} already holds a training: add --resume to continue it, or choose another --out")
-            spec = load_config(config).require_welcome_to("train")
+            spec = load_config(config).require("trainable", "train")
             settings = TrainSettings(variant=spec.variant.to_record(), players=len(spec.players), seed=seed,
                                      rate=rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
                                      round_games=round_games,

@@ -18,13 +18,96 @@ GAMES: dict[str, str] = {
     "shake-that-city": "welcometo_sim.games.shake_that_city",
 }
 """Game name -> module; the module provides `load_rules`, `new_state`, `play_game`, `replay`,
-`render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES` and `ENVIRONMENT`
-(``module:Class`` of its PettingZoo AEC environment), and, for `wtsim plans` and `balance`,
-`OBJECTIVES` (see welcometo_sim.games.objectives), and `sweep_measures` for `wtsim sweep`."""
+`render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES`, `ENVIRONMENT`
+(``module:Class`` of its PettingZoo AEC environment) and `CAPABILITIES` (a :class:`Capabilities`:
+what the tournament machinery asks a game instead of comparing its name), and, for `wtsim plans`
+and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), and `sweep_measures` for `wtsim sweep`."""
+
+DEFAULT_GAME = "welcome-to"
+"""The game a config plays when it has no `game:` key."""
 
 
 class UnknownGame(ValueError):
     """A game name that is not registered."""
+
+
+class GameRefusal(ValueError):
+    """A game's one-line refusal of a request the machinery passed on (an unknown
+    strategy name, parameters its strategy refuses); the caller adds where it came from."""
+
+
+# ------------------------------------------------------------------ capabilities
+@dataclass(frozen=True)
+class Capabilities:
+    """What the machinery (config, sim/, analysis/, cli/, tuning, viewer) needs to
+    know about a game, asked here so that no code outside this package compares a
+    game's name: a new game declares these and every command treats it alike.
+
+    The functions take the run's :class:`~welcometo_sim.config.RunSpec` (whose
+    `game_params`, or Welcome To's `variant` and `plans`, hold the game's rules).
+    """
+
+    title: str
+    """The game's name as messages write it ("Welcome To")."""
+    read_config: Callable[[dict, str, Any], dict]
+    """(raw config mapping, where, base_dir) -> the RunSpec fields of the game's keys
+    (`players` and the game's rules); a problem is one ConfigError line."""
+    config_section: Callable[[Any], dict]
+    """RunSpec -> its game's keys as a config writes them: `variant`, `overrides`
+    (and `game`, for a game a config must name)."""
+    parse_players: Callable[..., tuple]
+    """(entries, where, base_dir=None) -> PlayerConfigs, names resolved among the game's strategies."""
+    check_seats: Callable[[Any, int], None]
+    """(RunSpec, n) raises a ValueError when the run's rules do not seat n players."""
+    strategy_class: Callable[[str], type]
+    """A strategy reference -> its class (GameRefusal: not one of the game's)."""
+    strategy_params: Callable[[type, dict], dict]
+    """(class, parameters) -> its defaults overlaid with them (GameRefusal: refused)."""
+    variant_label: Callable[[Any], str]
+    """A result row (a pandas Series) -> the variant as the report's header says it."""
+    shared_draws: Callable[[Any], bool] = lambda spec: False
+    """Whether every seat of the run sees the same draws, so that seats with the same
+    deterministic strategy write the same game (and `mirror_note` says so)."""
+    engine_chunks: bool = False
+    """The runner plays this game's chunks on its own engine path (the seeds of a chunk
+    hashed together, strategy calls traceable), not through `Game.play` game by game."""
+    move_timeout: bool = False
+    """`move_timeout` can stop one of its strategies' calls (they run traced)."""
+    trainable: bool = False
+    """`wtsim train` can learn a value function for it."""
+    strategy_files: bool = False
+    """Its strategies may be loaded from files or modules (`mine.py:Bot`), whose sources
+    a run's manifest then hashes."""
+    summary_columns: tuple[str, ...] = ()
+    """Columns beyond game, player, total, won and the categories that `summarize` reads."""
+    report_figures: tuple[str, ...] = ("scores.png", "win_rates.png")
+    """The report's figures its result table can draw (the first two need only
+    player, total and rank)."""
+    viewer: str = ""
+    """``module:function`` building the HTML viewer's page data from a record and the
+    turn to open after: `(record, start) -> dict`."""
+
+
+def capabilities(name: str) -> Capabilities:
+    """The :class:`Capabilities` of the game called `name` (UnknownGame when there is none)."""
+    return game_module(name).CAPABILITIES
+
+
+def games_that(can: str) -> tuple[str, ...]:
+    """The titles of the registered games whose capability `can` is set, for messages
+    such as "plays Welcome To only"."""
+    return tuple(capabilities(name).title for name in known_games() if getattr(capabilities(name), can))
+
+
+def known_games() -> tuple[str, ...]:
+    """The registered games' names, the default game first, then the others sorted."""
+    return (DEFAULT_GAME, *sorted(name for name in GAMES if name != DEFAULT_GAME))
+
+
+def game_key(name: str) -> dict[str, str]:
+    """`{"game": name}` as a written config or document names its game, or nothing
+    for the default game (a config without `game:` plays it)."""
+    return {} if name == DEFAULT_GAME else {"game": name}
 
 
 @dataclass(frozen=True)
@@ -58,6 +141,11 @@ class Game:
     def render(self, record: Mapping, round_: int | None = None) -> str:
         """A record's boards as text after a round (default: the end), for `show`."""
         return self._render(record, round_)
+
+    @property
+    def capabilities(self) -> "Capabilities":
+        """What the machinery may ask this game (see :class:`Capabilities`)."""
+        return capabilities(self.name)
 
 
 def register_game(name: str, module: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from ..config import ConfigError, PlayerConfig, RunSpec, parse_variant, players_from_refs
+from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant, players_from_refs,
+                      read_variant_config, variant_config_section)
 from ..rules.game import Game as _Game
 from ..rules.game import GameState, Seat
 from ..rules.replay import ReplayError, final_block, replay as _replay, verify
@@ -18,7 +19,8 @@ from ..rules.scoring import SCORE_FIELDS
 from ..rules.sheet import render_sheet
 from ..rules.variant import Variant
 from ..sim.rows import COLUMNS, column_dtypes, game_rows
-from ..strategy import builtin_strategies, load_strategy, parse_strategy
+from ..strategy import builtin_strategies, load_strategy, parse_strategy, resolve_params
+from . import Capabilities
 
 GAME_NAME = "welcome-to"
 RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
@@ -130,3 +132,30 @@ def sweep_measures(frame: Any, rows: Any, games: Any) -> dict:
 OBJECTIVES = "welcometo_sim.games.welcome_to_plans:OBJECTIVES"
 """The objectives capability (see welcometo_sim.games.objectives): the city
 plans, in a module of their own, loaded by the commands that balance them."""
+
+# ------------------------------------------------------------------ capabilities
+def _variant_label(row: Any) -> str:
+    """'3 players, board base, advanced' from a result row."""
+    flags = [flag for flag in ("advanced", "expert", "solo") if bool(row[flag])]
+    return ", ".join([f"{int(row['n_players'])} players", f"board {row['board']}", *flags])
+
+
+CAPABILITIES = Capabilities(
+    title="Welcome To",
+    read_config=read_variant_config,
+    config_section=variant_config_section,
+    parse_players=parse_players,
+    check_seats=lambda spec, n: spec.variant.check(n),
+    strategy_class=load_strategy,
+    strategy_params=resolve_params,
+    variant_label=_variant_label,
+    shared_draws=lambda spec: not spec.variant.expert,  # outside the expert rules every seat sees the same cards
+    engine_chunks=True,
+    move_timeout=True,
+    trainable=True,
+    strategy_files=True,
+    summary_columns=("end_reason",),
+    report_figures=("scores.png", "breakdown.png", "win_rates.png", "plan_completion.png"),
+    viewer="welcometo_sim.viewer:game_view",
+)
+"""What the machinery asks of Welcome To (see welcometo_sim.games.Capabilities)."""

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..config import WELCOME_TO, RunSpec
+from ..config import RunSpec
 from ..games import load_game
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
@@ -186,7 +186,7 @@ def play_chunk(spec: RunSpec, start: int, stop: int, record: bool,
     if marks is not None:
         try:
             Path(marks, str(start)).touch()
-            if spec.move_timeout is not None and spec.game == WELCOME_TO:
+            if spec.move_timeout is not None and spec.capabilities.move_timeout:
                 tracer = _process_tracer(marks)
         except OSError:
             pass
@@ -224,7 +224,7 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool, tracer: Trac
     (or stops the chunk under `on_error: fail`), the others keep their rows and records."""
     seeds = game_seeds(spec.seed, start, stop)
     chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
-    if spec.game == WELCOME_TO:
+    if spec.capabilities.engine_chunks:
         prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
         store = _store_welcome_to
     else:

@@ -94,7 +94,7 @@ def run_dependencies(spec: RunSpec) -> dict[str, str]:
     files: dict[str, Path] = {}
     for player in spec.players:
         ref = getattr(player.strategy, "ref", None)
-        if spec.game == "welcome-to" and isinstance(ref, str):
+        if spec.capabilities.strategy_files and isinstance(ref, str):
             source = _strategy_source(ref)
             if source is not None:
                 files[f"strategy source {source}"] = source

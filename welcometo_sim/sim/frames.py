@@ -10,19 +10,23 @@ import io
 
 import pandas as pd
 
-from .rows import COLUMNS, PLAN_TURN_COLUMNS, column_dtypes, dtypes_of, game_of_columns, table_columns_of
+from .rows import dtypes_of, game_of_columns, table_columns_of
 
 
 def to_frame(columns: dict[str, list]) -> pd.DataFrame:
-    """Columns from the runner -> the typed result table (plan turns nullable);
-    another game's columns get that game's types."""
+    """Columns from the runner -> the typed result table, with the types of the
+    columns' game; a nullable column (an `Int16` plan turn, None where no plan
+    was completed) is built as such, since None in a plain column would be NaN."""
     game = game_of_columns(columns)
-    if game != "welcome-to":
-        return pd.DataFrame({name: columns[name] for name in table_columns_of(game)}).astype(dtypes_of(game))
-    frame = pd.DataFrame({name: columns[name] for name in COLUMNS})
-    for column in PLAN_TURN_COLUMNS:
-        frame[column] = pd.array(columns[column], dtype="Int16")
-    return frame.astype(column_dtypes())
+    dtypes = dtypes_of(game)
+    frame = pd.DataFrame({name: pd.array(columns[name], dtype=dtypes[name]) if _nullable(dtypes[name])
+                          else columns[name] for name in table_columns_of(game)})
+    return frame.astype(dtypes)
+
+
+def _nullable(dtype: str) -> bool:
+    """Whether a dtype name is one of pandas' nullable integer types (Int16, ...)."""
+    return dtype.startswith("Int")
 
 
 def encode_table(columns: dict[str, list], fmt: str) -> bytes:

@@ -182,7 +182,7 @@ def _child(out_fd: int, trace_path: str) -> None:
         _send(out, ("ready",))
         for index in range(start, stop):
             tracer.mark(index, -1, 0, "", timed=False)
-            if spec.game != "welcome-to":
+            if not spec.capabilities.engine_chunks:
                 _send(out, _other_game(spec, index, record))
                 continue
             try:

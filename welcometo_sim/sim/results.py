@@ -26,6 +26,7 @@ from typing import Any, Callable
 import pandas as pd
 import yaml
 
+from ..games import capabilities
 from .chunks import ChunkResult
 from .frames import encode_table, parquet_available, to_frame
 from .rows import ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, categories_of, game_of_columns, table_columns_of
@@ -542,8 +543,8 @@ def read_summary_frame(folder: str | os.PathLike, by: str = "player") -> pd.Data
     path = table_path(folder)
     _check_parquet_reader(path)
     game = game_of_columns(_column_names(path))
-    ending = ["end_reason"] if game == "welcome-to" else []
-    columns = list(dict.fromkeys(["game", by, "total", "won", *categories_of(game), *ending]))
+    extra = capabilities(game).summary_columns
+    columns = list(dict.fromkeys(["game", by, "total", "won", *categories_of(game), *extra]))
     try:
         if path.suffix == ".parquet":
             frame = _read_parquet_columns(path, columns)
@@ -572,8 +573,7 @@ def _column_names(path: Path) -> list[str]:
 def _small_ints(columns: list[str]) -> dict[str, str]:
     """Game numbers fit in int32 and points in int16."""
     small = {"game": "int32", "total": "int16",
-             **{field: "int16" for game in ("welcome-to", game_of_columns(columns))
-                for field in categories_of(game)}}
+             **{field: "int16" for field in categories_of(game_of_columns(columns))}}
     return {column: small[column] for column in columns if column in small}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..config import RunSpec
-from ..games import GAMES, game_module
+from ..games import DEFAULT_GAME, game_module, known_games
 from ..rules.game import GameResult
 from ..rules.scoring import SCORE_FIELDS
 
@@ -43,42 +43,35 @@ def column_dtypes() -> dict[str, str]:
     return dtypes
 
 
-def empty_columns(game: str = "welcome-to") -> dict[str, list]:
-    """Empty result columns of `game`'s table (Welcome To's by default)."""
+def empty_columns(game: str = DEFAULT_GAME) -> dict[str, list]:
+    """Empty result columns of `game`'s table (the default game's by default)."""
     return {name: [] for name in table_columns_of(game)}
 
 
 def table_columns_of(game: str) -> list[str]:
-    """The result columns of `game`: Welcome To's, or `game` then the game's own row columns."""
-    if game == "welcome-to":
-        return COLUMNS
+    """The result columns of `game`: the game number, then the game's own row columns."""
     return ["game", *game_module(game).RESULT_COLUMNS]
 
 
 def dtypes_of(game: str) -> dict[str, str]:
     """The pandas dtype of every result column of `game`."""
-    if game == "welcome-to":
-        return column_dtypes()
     return {"game": "int64", **game_module(game).COLUMN_DTYPES}
 
 
 def categories_of(game: str) -> list[str]:
     """The score categories (columns that add up to `total`) of `game`."""
-    if game == "welcome-to":
-        return list(SCORE_FIELDS)
     return list(game_module(game).CATEGORIES)
 
 
 def game_of_columns(names) -> str:
-    """The game whose result table (or summary columns) has the columns `names`:
-    another registered game when all its score categories are there and Welcome
-    To's are not, else Welcome To."""
+    """The game whose result table (or summary columns) has the columns `names`: the
+    first registered game, the default one first, whose score categories are all
+    there; the default game when none is (its columns then name what is missing)."""
     present = set(names)
-    if not set(SCORE_FIELDS) <= present:
-        for game in GAMES:
-            if set(categories_of(game)) <= present:
-                return game
-    return "welcome-to"
+    for game in known_games():
+        if set(categories_of(game)) <= present:
+            return game
+    return DEFAULT_GAME
 
 
 def other_game_rows(index: int, rows: list[dict], columns: dict[str, list]) -> None:

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator
 
 from joblib import Parallel, delayed, parallel_config
 
-from ..config import WELCOME_TO, ConfigError, RunSpec
+from ..config import ConfigError, RunSpec
 from ..rules.game import StrategyError
 from .chunks import (TRACE_PREFIX, ChunkResult, batch_collection, game_seed, game_seeds, play_chunk, play_one,
                      seats_of)
@@ -61,7 +61,7 @@ def play_cluster_chunk(spec: RunSpec, start: int, stop: int, record: bool,
     the games are played in a supervised process forked from the worker, whose
     watchdog stops a strategy call that never returns (a thread of the worker
     could not be stopped, and would hold the worker and the run forever)."""
-    if spec.move_timeout is not None and spec.game == WELCOME_TO and can_fork():
+    if spec.move_timeout is not None and spec.capabilities.move_timeout and can_fork():
         chunks = list(supervised_chunks(spec, [(start, stop)], record, table_format))
         return chunks[0]
     return play_chunk(spec, start, stop, record, table_format)

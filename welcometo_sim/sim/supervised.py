@@ -35,7 +35,6 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..config import WELCOME_TO
 from .chunks import chunk_result
 from .guard import die_with_parent
 from .isolated import play_isolated
@@ -131,7 +130,7 @@ def _serve(sender: Connection, spec: Any, bounds: list[tuple[int, int]], record:
         die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends this process
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        tracer = Tracer(trace) if spec.move_timeout is not None and spec.game == WELCOME_TO else None
+        tracer = Tracer(trace) if spec.move_timeout is not None and spec.capabilities.move_timeout else None
         for start, stop in bounds:
             chunk = chunk_result(spec, start, stop, record, table_format, tracer)
             sender.send(("chunk", chunk))

@@ -14,7 +14,6 @@ from typing import Callable
 import pandas as pd
 
 from ..config import PlayerConfig, RunSpec
-from ..games import load_game
 from .results import to_frame
 from .runner import run_chunks
 
@@ -38,9 +37,7 @@ def seats_one_player(spec: RunSpec) -> bool:
 def _seats(spec: RunSpec, players: int) -> bool:
     """Whether the run's game and variant take this many players."""
     try:
-        spec.variant.check(players)
-        if spec.game_params is not None:  # another game's rules read its own parameters
-            load_game(spec.game, spec.game_params, players)
+        spec.capabilities.check_seats(spec, players)
     except ValueError:  # VariantError, the other games' DataError
         return False
     return True

@@ -12,10 +12,13 @@ what the replay says, never a second implementation of the rules.
 from __future__ import annotations
 
 import json
+from importlib import import_module
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..games import DEFAULT_GAME, capabilities
+from ..games.records import record_game
 from ..rules.boards import joined
 from ..rules.data import GameData
 from ..rules.replay import ReplayState, final_block, replay, seat_offers
@@ -171,12 +174,17 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
 
 
 def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
-    """What the page draws: :func:`game_view` of a Welcome To record, or the
-    boards round by round of a Shake That City record (:mod:`.shake`)."""
-    if isinstance(record, Mapping) and record.get("game") == "shake-that-city":
-        view = shake_view(record)
-        return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
-    return game_view(record, start)
+    """What the page draws, as the record's game builds it (games.Capabilities.viewer):
+    :func:`game_view` of a Welcome To record, the boards round by round of a Shake
+    That City record (:func:`shake_page`)."""
+    module, _, function = capabilities(record_game(record) or DEFAULT_GAME).viewer.partition(":")
+    return getattr(import_module(module), function)(record, start)
+
+
+def shake_page(record: Mapping, start: int | None = None) -> dict[str, Any]:
+    """The page data of a Shake That City record (:mod:`.shake`), opening after `start`."""
+    view = shake_view(record)
+    return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
 
 
 def opening_turn(start: int | None, turns: list[int]) -> int:

@@ -13,6 +13,8 @@ from .game import (GAME_NAME, GameResult, GameState, ReplayError, Rules, Strateg
                    boards_at, load_rules, play_game, render, replay)
 from .scoring import CATEGORIES, Score, score
 from .strategies import STRATEGIES, Strategy
+from .. import Capabilities, GameRefusal, load_game
+from ..config import game_players, parse_game
 
 RESULT_COLUMNS: tuple[str, ...] = (
     "seed", "seat", "player", "strategy", "n_players", "side", "family", "construction", "solo",
@@ -52,6 +54,54 @@ def new_state(rules: Rules, n_players: int, seed: int) -> GameState:
     return GameState(rules, n_players, seed)
 
 
-__all__ = ["BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
+# ------------------------------------------------------------------ capabilities
+def _read_config(raw: dict, where: str, base_dir=None) -> dict:
+    """The RunSpec fields of a config's players and its `{variant, overrides}`, checked by the game."""
+    players, params = parse_game(GAME_NAME, raw, where, base_dir)
+    return {"players": players, "game_params": params}
+
+
+def _config_section(spec) -> dict:
+    """The `variant` and `overrides` a run of this game writes back, as its config gave them."""
+    params = spec.game_params or {}
+    return {"variant": dict(params.get("variant") or {}), "overrides": params.get("overrides") or None}
+
+
+def _strategy_class(ref: str) -> type:
+    """A strategy of this game by its registered name."""
+    if ref not in STRATEGIES:
+        raise GameRefusal(f"unknown {GAME_NAME} strategy {ref!r} (strategies: {', '.join(STRATEGIES)})")
+    return STRATEGIES[ref]
+
+
+def _strategy_params(cls: type, params: dict) -> dict:
+    """The strategy's defaults overlaid with `params`, as the strategy checks them."""
+    try:
+        return dict(cls(params).params)
+    except (ValueError, TypeError) as exc:
+        raise GameRefusal(str(exc)) from None
+
+
+def _variant_label(row) -> str:
+    """'shake-that-city, 2 players' from a result row."""
+    return f"{GAME_NAME}, {int(row['n_players'])} players" if "n_players" in row.index else GAME_NAME
+
+
+CAPABILITIES = Capabilities(
+    title="Shake That City",
+    read_config=_read_config,
+    config_section=_config_section,
+    parse_players=lambda entries, where, base_dir=None: game_players(GAME_NAME, entries, where,
+                                                                     base_dir=base_dir),
+    check_seats=lambda spec, n: load_game(GAME_NAME, spec.game_params or {}, n),
+    strategy_class=_strategy_class,
+    strategy_params=_strategy_params,
+    variant_label=_variant_label,
+    viewer="welcometo_sim.viewer:shake_page",
+)
+"""What the machinery asks of Shake That City (see welcometo_sim.games.Capabilities)."""
+
+
+__all__ = ["CAPABILITIES", "BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
            "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]
