@@ -19,15 +19,10 @@ from welcometo_sim.games import GAMES
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout whose welcometo_sim/ is read (this test file's own)."""
 
-NOT_YET_MIGRATED = frozenset({
-    # Changed on another branch while the capabilities were added (plans, balance and
-    # sweep for every game): skipped until it asks capabilities too (its `_tune_table`
-    # and the WELCOME_TO defaults), then this set is emptied. A skipped file that
-    # holds no game name any more fails the test below.
-    "welcometo_sim/analyses.py",
-})
+NOT_YET_MIGRATED: frozenset[str] = frozenset()
+"""Files skipped while they still compared game names (none left)."""
 
-LEGACY_SHIMS = {"welcometo_sim/config.py": frozenset({"WELCOME_TO"})}
+LEGACY_SHIMS: dict[str, frozenset[str]] = {}
 """Definitions kept only for the files of NOT_YET_MIGRATED, which still import
 them; a shim that none of those files uses any more fails the test below."""
 

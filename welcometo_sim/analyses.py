@@ -32,16 +32,15 @@ from .analysis.plan_balance import plan_balance_table, skill_tables
 from .analysis.sequential import SprtSettings, batch_seed, run_sequential
 from .analysis.sweep import grid, sweep as sweep_grid
 from .compiled_core import engine
-from .config import WELCOME_TO, ConfigError, RunSpec, parse_config, players_from_refs
+from .config import DEFAULT_GAME, ConfigError, RunSpec, parse_config, players_from_refs
 from .defaults import diverse, every_seat
-from .games.config import game_players
 from .games.objectives import NoObjectives, Objectives, check_decks, objectives_of
 from .games.tables import comparison_tables
 from .sim.results import read_table, to_frame
 from .sim.runner import run_chunks
 from .sim.tournament import round_robin, total_games
 from .specs import DICT_SOURCE, Config, Progress, load_spec, resolve_spec, ticking
-from .strategy import StrategySpec, parse_strategy
+
 from .tuning import (TuneResult, TuneSettings, best_document, finalists_table, parse_param_ranges,
                      strategy_class, trials_table)
 from .tuning import total_games as tune_games
@@ -234,7 +233,7 @@ def _decks(goals: Objectives, spec: RunSpec, decks: Sequence[int]) -> tuple[int,
 
 
 def skill_levels(strategies: Sequence[str] | str | None, strategy: str | None,
-                 game: str = WELCOME_TO) -> list[str]:
+                 game: str = DEFAULT_GAME) -> list[str]:
     """The strategy references of a skill trace, checked as strategies of
     `game` (none without it); a string is split at commas, as `--strategies A,B` is."""
     if strategies is None:
@@ -386,12 +385,9 @@ def tune(strategy: str, params: Sequence[str] | Mapping[str, str], *, objective:
 def _tune_table(game: str, strategy: str, opponents: Sequence[str]) -> tuple[Any, list[Any]]:
     """The start and the opponents (default: the start's strategy with its
     defaults), resolved as strategies of `game`."""
-    if game == WELCOME_TO:
-        start = parse_strategy(strategy)
-        return start, [parse_strategy(o) for o in opponents] or [StrategySpec(start.ref, {})]
-    start = game_players(game, [strategy], "tune")[0].strategy
+    start = players_from_refs([strategy], game)[0].strategy
     refs = list(opponents) or [start.ref]
-    return start, [p.strategy for p in game_players(game, refs, "tune --opponent")]
+    return start, [p.strategy for p in players_from_refs(refs, game)]
 
 
 # ------------------------------------------------------------------ balance

@@ -46,9 +46,6 @@ MAX_SEED = 2**128 - 1
 MAX_JOBS = 4096
 MAX_NAME_BYTES = 200
 """A run name becomes a folder name, with a timestamp after it."""
-WELCOME_TO = DEFAULT_GAME
-"""Kept for analyses.py until it asks capabilities (see LEGACY_SHIMS in
-tests/test_game_names.py); the default game is games.DEFAULT_GAME."""
 TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "players", "overrides",
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
@@ -487,7 +484,7 @@ def players_from_refs(refs: list[str], game: str = DEFAULT_GAME) -> tuple[Player
     return capabilities(game).parse_players(list(refs), "command line")
 
 
-__all__ = ["WELCOME_TO", "DEFAULT_GAME", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
+__all__ = ["DEFAULT_GAME", "ConfigError", "RunSpec", "PlayerConfig", "load_config", "parse_config",
            "default_config_path", "players_from_refs",
            # read in config_files.py, importable from here as before
            "MAX_YAML_BYTES", "MAX_YAML_NODES", "BoundedLoader", "bounded_yaml", "read_bounded"]
