@@ -6,7 +6,8 @@ seat (the game's own score categories) and a JSON-able record;
 that the shakes are the ones its seed gives, and returns the rows recomputed
 from the boards. A game is a pure function of (seats, seed, params): the
 game's generator (`SeedSequence(seed, spawn_key=(0,))`) makes the set-up and
-every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`).
+every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`), both made
+by `rules.seeding.seat_generators`, as in Welcome To.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from ...rules import record_format
+from ...rules.seeding import seat_generators
 from ..contract import CHANCE, StrategyError
 from .board import Board, Move
 from .data import BUILDINGS, DataError
@@ -70,14 +72,6 @@ def draw_setup(rules: Rules, rng: np.random.Generator, n_players: int) -> Setup:
         construction = tuple((cell, int(pair))
                              for cell, pair in zip(rules.layout.construction_cells, order))
     return Setup(start, tiles, construction)
-
-
-def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The game's generator and one per seat, all derived from the game seed."""
-    game = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0,))))
-    seats = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(s + 1,))))
-             for s in range(n_players)]
-    return game, seats
 
 
 def _counts(shaker: Sequence[int]) -> Mapping[str, int]:
