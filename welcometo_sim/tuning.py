@@ -243,7 +243,7 @@ def starting_params(cls: type, params: dict[str, Any], game: str = WELCOME_TO) -
     if game == WELCOME_TO:
         return resolve_params(cls, params)
     try:
-        return dict(cls(params).params)
+        return dict(cls(None, params).params)
     except (ValueError, TypeError) as exc:
         raise TuneError(f"tune: {exc}") from None
 
@@ -265,7 +265,7 @@ def check_bounds(cls: type, params: dict[str, Any], ranges: Sequence[ParamRange]
     for spec in ranges:
         for bound in (spec.from_unit(0.0), spec.from_unit(1.0)):
             try:
-                cls(with_values(params, [spec], [bound]))
+                cls(None, with_values(params, [spec], [bound]))
             except (ValueError, TypeError) as exc:
                 raise TuneError(f"--param {spec.describe()!r}: {exc}") from None
 

@@ -312,11 +312,9 @@ class GameState:
 def play_game(seats: Sequence[Any], seed: int, params: Mapping | Rules | None = None) -> GameResult:
     """Plays one game: `seats` are strategies (names, classes, instances or
     `{strategy, params, name}` mappings), `params` `{variant, overrides}` or Rules."""
-    players = seat_strategies(seats)
+    _, seat_rngs = seat_generators(seed, len(seats))
+    players = seat_strategies(seats, seat_rngs)
     rules = load_rules(params, len(players))
-    _, seat_rngs = seat_generators(seed, len(players))
-    for seat, (player, rng) in enumerate(zip(players, seat_rngs)):
-        player.strategy.bind(seat, rng)
     state = GameState(rules, len(players), seed)
     decision = state.decision
     while decision is not None:
