@@ -409,7 +409,7 @@ def test_a_record_with_overrides_replays_through_json():
                             "scoring": {"road": 2}}}
     result = play_game(["greedy", "greedy"], 9, params)
     record = json.loads(json.dumps(result.record))
-    assert record["params"]["overrides"]["scoring"] == {"road": 2}
+    assert record["variant"]["overrides"]["scoring"] == {"road": 2}
     assert replay(record).rows == result.rows
     assert all(row["roads"] % 2 == 0 for row in result.rows)
 

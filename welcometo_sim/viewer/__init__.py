@@ -16,6 +16,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..games.records import record_game
 from ..rules.boards import joined
 from ..rules.data import GameData
 from ..rules.replay import ReplayState, final_block, replay, seat_offers
@@ -173,7 +174,7 @@ def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
 def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     """What the page draws: :func:`game_view` of a Welcome To record, or the
     boards round by round of a Shake That City record (:mod:`.shake`)."""
-    if isinstance(record, Mapping) and record.get("game") == "shake-that-city":
+    if record_game(record) == "shake-that-city":
         view = shake_view(record)
         return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
     return game_view(record, start)
