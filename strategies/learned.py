@@ -116,9 +116,9 @@ class LearnedStrategy(Strategy):
     # --------------------------------------------------------------- hooks
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         evaluator = self.evaluator(view)
-        scored = evaluator.decision(view, plays)
-        self.afterstates_scored += len(scored)
         draws = self.params["lookahead"]
+        scored = evaluator.decision(view, plays) if draws > 0 else evaluator.values(view, plays)
+        self.afterstates_scored += len(scored)
         if draws > 0 and len(scored) > 1:
             order, values = lookahead_values(evaluator, view, scored, self.params["lookahead_width"], draws,
                                              self.rng)

@@ -172,9 +172,6 @@ def test_a_strategy_that_raises_is_an_error_row_under_skip(monkeypatch):
 
 
 @pytest.mark.parametrize("argv, command", [
-    (["plans", str(STC), "--games-per-plan", "1", "-q"], "plans"),
-    (["sweep", str(STC), "--set", "seed=1,2", "--games", "1"], "sweep"),
-    (["balance", str(STC), "--deck", "1"], "balance"),
     (["train", str(STC), "--out", "never-written", "--games", "1"], "train"),
 ])
 def test_welcome_to_only_commands_refuse_another_games_config_in_one_line(capsys, argv, command):

@@ -69,12 +69,16 @@ def documents(folder: Path) -> list[tuple[str, list[str]]]:
         ("plans", ["plans", config, "--games-per-plan", "1", "--deck", "2", *tiny]),
         ("plans", ["plans", config, "--games-per-plan", "1", "--deck", "3", "--strategies", "random,greedy",
                    *tiny]),
+        ("plans", ["plans", shake, "--games-per-plan", "2", "--strategies", "random,greedy", *tiny]),
         ("sweep", ["sweep", config, "--set", "games=2,3", *tiny]),
+        ("sweep", ["sweep", shake, "--set", "variant.tile_supply=4,40", "--games", "2", *tiny]),
         ("sweep", ["sweep", config, "--set", "plans.estates-4-4.points=[6,3],[8,4]", "--games", "2", *tiny]),
         ("tune", ["tune", "greedy", "--config", config, "--param", "shortlist=2:4", "--games", "1", "--trials", "1",
                   "--top", "1", "--final-games", "1", "--out", str(folder / "t.yaml"), *tiny]),
         ("balance", ["balance", config, "--deck", "1", "--games", "1", "--rounds", "1", "--final-games", "1",
                      "--strategy", "random", "--out", str(folder / "b.yaml"), *tiny]),
+        ("balance", ["balance", shake, "--deck", "1", "--games", "2", "--rounds", "2", "--final-games", "2",
+                     "--out", str(folder / "stc-b.yaml"), *tiny]),
         ("strategies", ["strategies"]),
     ]
 

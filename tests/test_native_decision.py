@@ -87,6 +87,22 @@ def assert_same(reference: Scored, native: Scored) -> None:
     assert native.values.tobytes() == reference.values.tobytes()
 
 
+def assert_same_values(reference: Scored, light) -> None:
+    """`Evaluator.values` gives the decision's values bit for bit, and each
+    candidate's play, effect use and active features."""
+    assert light.values.tobytes() == reference.values.tobytes()
+    assert len(light) == len(reference)
+    for index in range(len(reference)):
+        assert light.candidate(index) == reference.candidate(index)
+        expected = reference.features(index)
+        got = light.features(index)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+EVALUATOR_VALUES = Evaluator.values
+"""`Evaluator.values` before the checker fixture wraps it."""
+
+
 class Checker:
     """Compares the two decisions of every view a seat is asked to play
     (with `weights`), counting the decisions and candidates compared."""
@@ -101,15 +117,20 @@ class Checker:
         model = load_model(shipped_path("solo" if view.variant.solo else "base"))
         return Evaluator(model.weights if self.weights is None else self.weights, model.layout)
 
-    def check(self, evaluator: Evaluator, view, plays) -> Scored:
+    def check(self, evaluator: Evaluator, view, plays, values_only: bool = False):
+        """The reference decision, or with `values_only` what `Evaluator.values`
+        answers (checked against it too)."""
         reference = evaluator.reference_decision(view, plays)
         assert_same(reference, evaluator.native_decision(view, plays))
+        light = reference  # with a board, `values` is the full decision
         if view.sheet.board is None:  # a board's points come from the full decision: nothing native to check
             assert evaluator.best_value(view, plays) == float(reference.values.max())
+            light = EVALUATOR_VALUES(evaluator, view, plays)
+            assert_same_values(reference, light)
         self.decisions += 1
         self.candidates += len(reference)
         self.refusals += None in plays
-        return reference
+        return light if values_only else reference
 
 
 @pytest.fixture
@@ -126,7 +147,11 @@ def checker(monkeypatch) -> Checker:
             return original(self, view, plays)
         return choose_play
 
+    def learned_values(self, view, plays):
+        return checker.check(self, view, plays, values_only=True)
+
     monkeypatch.setattr(Evaluator, "decision", learned_decision)
+    monkeypatch.setattr(Evaluator, "values", learned_values)
     monkeypatch.setattr(RandomStrategy, "choose_play", checked(RandomStrategy.choose_play))
     monkeypatch.setattr(GreedyStrategy, "choose_play", checked(GreedyStrategy.choose_play))
     return checker
@@ -281,3 +306,20 @@ def test_weights_the_native_code_cannot_read_are_scored_by_the_reference(monkeyp
     strided = np.repeat(model.weights, 2)[::2]  # the same values, not contiguous
     assert_same(expected, Evaluator(strided, model.layout).decision(view, plays))
     assert calls == [np.float64]
+
+
+@pytestmark_native
+def test_values_keep_their_candidates_only_until_the_next_decision():
+    """`Evaluator.values` leaves the candidates in the Decider: reading one
+    after the Decider has decided again is an error, never another decision's
+    candidate."""
+    model = load_model(shipped_path("base"))
+    evaluator = Evaluator(model.weights, model.layout)
+    (view, plays), (other_view, other_plays) = captured_decisions(Variant(), 2, 5)[10:12]
+    first = evaluator.values(view, plays)
+    assert first.candidate(0) == evaluator.reference_decision(view, plays).candidate(0)
+    evaluator.values(other_view, other_plays)
+    with pytest.raises(RuntimeError, match="another decision"):
+        first.candidate(0)
+    with pytest.raises(RuntimeError, match="another decision"):
+        first.features(0)

@@ -32,13 +32,14 @@ from .analysis.plan_balance import plan_balance_table, skill_tables
 from .analysis.sequential import SprtSettings, batch_seed, run_sequential
 from .analysis.sweep import grid, sweep as sweep_grid
 from .compiled_core import engine
-from .config import WELCOME_TO, ConfigError, RunSpec, parse_config
+from .config import WELCOME_TO, ConfigError, RunSpec, parse_config, players_from_refs
 from .defaults import diverse, every_seat
 from .games.config import game_players
+from .games.objectives import NoObjectives, Objectives, check_decks, objectives_of
 from .games.tables import comparison_tables
 from .sim.results import read_table, to_frame
 from .sim.runner import run_chunks
-from .sim.tournament import plan_trials, round_robin, total_games
+from .sim.tournament import round_robin, total_games
 from .specs import DICT_SOURCE, Config, Progress, load_spec, resolve_spec, ticking
 from .strategy import StrategySpec, parse_strategy
 from .tuning import (TuneResult, TuneSettings, best_document, finalists_table, parse_param_ranges,
@@ -53,7 +54,7 @@ BOOTSTRAP_SEED = 0
 def seated(spec: RunSpec, ref: str | None) -> RunSpec:
     """The spec with every seat playing `ref` (when given), each strategy that
     fills several seats exploring (see `welcometo_sim.defaults`)."""
-    players = every_seat(spec.players, ref) if ref else spec.players
+    players = every_seat(spec.players, ref, spec.game) if ref else spec.players
     return replace(spec, players=diverse(players))
 
 
@@ -138,8 +139,7 @@ def _sequential_compare(spec: RunSpec, settings: SprtSettings, progress: Progres
     comparison tables of every game played."""
     if len(spec.players) != 2:
         raise ConfigError(f"compare --until-significant: name exactly two strategies, got {len(spec.players)}")
-    if spec.game == WELCOME_TO:  # exploration temperatures are Welcome To strategies' parameters
-        spec = replace(spec, players=diverse(spec.players))
+    spec = replace(spec, players=diverse(spec.players))  # another game's strategies are left as given
     a, b = (p.name for p in spec.players)
     frames: list[pd.DataFrame] = []
 
@@ -177,6 +177,8 @@ class PlanStudy:
     skill: dict[str, pd.DataFrame] = field(default_factory=dict)
     levels: list[str] = field(default_factory=list)
     seed: int | None = None
+    races: bool = True
+    """Whether the objectives have high and low values (plans do, bonus tiles do not)."""
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -188,31 +190,53 @@ def plans(config: Config = None, *, games_per_plan: int = 200, seed: int | None 
           jobs: int | None = None, decks: Sequence[int] | None = None, strategy: str | None = None,
           strategies: Sequence[str] | None = None, results: str | None = None,
           progress: Progress = None) -> PlanStudy:
-    """City-plan balance: force each plan of the variant into its deck slot
-    (the other two drawn at random) for `games_per_plan` games on the same
-    seeds; `strategy` fills every seat, `strategies` (weakest first) plays
-    the whole study once per skill level; `results` reads a saved folder."""
-    spec = resolve_spec(load_spec(config), seed=seed, jobs=jobs).require_welcome_to("plans")
-    levels = skill_levels(strategies, strategy)
+    """Objective balance (Welcome To's city plans, Shake That City's bonus
+    tiles, ...: see welcometo_sim.games.objectives): force each objective of
+    the config's `decks` (default all) into `games_per_plan` games on the same
+    seeds (a plan into its deck slot, the other two drawn at random);
+    `strategy` fills every seat, `strategies` (weakest first) plays the whole
+    study once per skill level; `results` reads a saved folder."""
+    spec = resolve_spec(load_spec(config), seed=seed, jobs=jobs)
+    goals = game_objectives(spec, "plans")
+    levels = skill_levels(strategies, strategy, spec.game)
+    chosen = _decks(goals, spec, decks or ())
     if results:
         trials = read_table(results)
         if "forced_plan" not in trials.columns:
             raise ConfigError(f"{results}: not a `wtsim plans` results folder (no forced_plan column)")
         levels = list(dict.fromkeys(trials["skill"])) if "skill" in trials.columns else []
     else:
-        trials = _play_plans(spec, games_per_plan, tuple(decks or (1, 2, 3)), strategy, levels, progress)
-    catalog = {p.id: p for p in spec.variant.data.all_plans()}
+        trials = _play_plans(goals, spec, games_per_plan, chosen, strategy, levels, progress)
+    catalog = goals.catalogue(spec)
     unknown = sorted(set(trials["forced_plan"]) - set(catalog))
     if unknown:
         raise ConfigError(f"plans: {', '.join(unknown)} not in the config's variant")
     strongest = trials[trials["skill"] == levels[-1]] if levels else trials
-    skill = skill_tables(trials, catalog, levels) if levels else {}
-    return PlanStudy(trials, plan_balance_table(strongest, catalog), skill, levels, spec.seed)
+    skill = skill_tables(trials, catalog, levels, goals.outcome) if levels else {}
+    return PlanStudy(trials, plan_balance_table(strongest, catalog, goals.outcome), skill, levels, spec.seed,
+                     goals.races)
 
 
-def skill_levels(strategies: Sequence[str] | str | None, strategy: str | None) -> list[str]:
-    """The strategy references of a skill trace, checked (none without it);
-    a string is split at commas, as `--strategies A,B` is."""
+def game_objectives(spec: RunSpec, command: str) -> Objectives:
+    """The objectives of the config's game; a ConfigError in one line when it has none."""
+    try:
+        return objectives_of(spec.game)
+    except NoObjectives as exc:
+        raise ConfigError(f"{spec.source}: game: wtsim {command}: {exc}") from None
+
+
+def _decks(goals: Objectives, spec: RunSpec, decks: Sequence[int]) -> tuple[int, ...]:
+    """The decks asked for (all when none), checked against the config's."""
+    try:
+        return check_decks(goals, spec, decks)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def skill_levels(strategies: Sequence[str] | str | None, strategy: str | None,
+                 game: str = WELCOME_TO) -> list[str]:
+    """The strategy references of a skill trace, checked as strategies of
+    `game` (none without it); a string is split at commas, as `--strategies A,B` is."""
     if strategies is None:
         return []
     if strategy:
@@ -222,21 +246,20 @@ def skill_levels(strategies: Sequence[str] | str | None, strategy: str | None) -
     if len(levels) < 2 or len(set(levels)) < len(levels):
         shown = strategies if isinstance(strategies, str) else ",".join(given)
         raise ConfigError(f"--strategies {shown}: name at least two different strategies, weakest first")
-    for ref in levels:
-        parse_strategy(ref)
+    players_from_refs(levels, game)
     return levels
 
 
-def _play_plans(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...], strategy: str | None,
-                levels: list[str], progress: Progress) -> pd.DataFrame:
-    """The plan trials: once with the seated players, or once per skill level
-    (same seeds) with a `skill` column."""
+def _play_plans(goals: Objectives, spec: RunSpec, games_per_plan: int, decks: tuple[int, ...],
+                strategy: str | None, levels: list[str], progress: Progress) -> pd.DataFrame:
+    """The objective trials: once with the seated players, or once per skill
+    level (same seeds) with a `skill` column."""
     specs = [(level, seated(spec, level)) for level in levels] or [(None, seated(spec, strategy))]
-    count = sum(len(spec.variant.plan_deck(d)) for d in decks) * games_per_plan * len(specs)
+    count = goals.trial_games(spec, games_per_plan, decks) * len(specs)
     frames = []
     with ticking(count, progress) as step:
         for level, each in specs:
-            frame = plan_trials(each, games_per_plan, decks, step)
+            frame = goals.trials(each, games_per_plan, decks, step)
             if level is not None:
                 frame.insert(0, "skill", level)
             frames.append(frame)
@@ -255,7 +278,7 @@ def sweep(config: Config = None, settings: Sequence[str] = (), *, games: int | N
     value with value_low/value_high (95% interval), diff with diff_low/diff_high
     (paired, against point 0) and change (NA when there is nothing to compare). `table.attrs["facts"]` holds how the sweep
     was run (what `--json` and analysis.json say besides the rows)."""
-    spec = seated(load_spec(config).require_welcome_to("sweep"), strategy)
+    spec = seated(load_spec(config), strategy)
     where = config_label(config)
     base = spec.to_dict()
     base.update({k: v for k, v in {"games": games, "seed": seed, "jobs": jobs}.items() if v is not None})
@@ -381,31 +404,35 @@ class Balancing:
     low_points_before, before with before_low/before_high, the same after;
     NA values on the spread row); `config`, the balanced config
     `wtsim balance` writes (with its `overrides:` block); `result`, the
-    search, and `settings`, how hard it looked."""
+    search, and `settings`, how hard it looked; `races`, whether the
+    objectives have high and low values (a bonus tile has one)."""
 
     rounds: pd.DataFrame
     confirmation: pd.DataFrame
     config: dict[str, Any]
     result: BalanceResult
     settings: BalanceSettings
+    races: bool = True
 
 
 def balance(config: Config = None, *, deck: int, games: int = 100, rounds: int = 4, tolerance: float = 0.5,
             final_games: int | None = None, strategy: str | None = None, seed: int | None = None,
             jobs: int | None = None, progress: Progress = None) -> Balancing:
-    """Search plan point values that make every plan of `deck` worth the same
-    points per player-game: each round plays every plan of the deck on the
-    same seeds and scales each plan's values towards the deck's average; the
-    best round is replayed on fresh seeds next to the start. Raises
-    BalanceError on settings it cannot use."""
-    loaded = resolve_spec(load_spec(config), seed=seed, jobs=jobs).require_welcome_to("balance")
+    """Search point values that make every objective of `deck` (a plan deck;
+    Shake That City's deck 1, its bonus tiles) worth the same points per
+    player-game: each round plays every objective of the deck on the same
+    seeds and scales each one's values towards the deck's average; the best
+    round is replayed on fresh seeds next to the start. Raises BalanceError
+    on settings it cannot use."""
+    loaded = resolve_spec(load_spec(config), seed=seed, jobs=jobs)
+    goals = game_objectives(loaded, "balance")
     spec = seated(loaded, strategy)
     settings = BalanceSettings(deck, games, rounds, tolerance, final_games)
     with ticking(balance_games(spec, settings), progress) as step:
         result = balance_search(spec, settings, step)
-    measured = replace(loaded, players=every_seat(loaded.players, strategy)) if strategy else loaded
+    measured = replace(loaded, players=every_seat(loaded.players, strategy, loaded.game)) if strategy else loaded
     return Balancing(rounds_table(result), confirmation_table(result),
-                     balanced_document(measured.to_dict(), result), result, settings)
+                     balanced_document(measured.to_dict(), result), result, settings, goals.races)
 
 
 __all__ = ["Balancing", "Comparison", "PlanStudy", "Sequential", "Tuning", "balance", "compare", "load_spec",

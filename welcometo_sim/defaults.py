@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .config import WELCOME_TO, ConfigError, PlayerConfig, RunSpec, load_config, players_from_refs
 from .sim.results import CONFIG_FILE
-from .strategy import load_strategy, resolve_params
+from .strategy import StrategySpec, load_strategy, resolve_params
 
 STRONG_DEFAULT = "learned"
 """The strongest fast built-in, about 2 ms a move: +12.75 points a game against `lookahead` (docs/performance.md)."""
@@ -49,9 +49,9 @@ def strong_players(count: int) -> tuple[PlayerConfig, ...]:
     return players_from_refs([STRONG_DEFAULT] * count)
 
 
-def every_seat(players: tuple[PlayerConfig, ...], ref: str) -> tuple[PlayerConfig, ...]:
-    """The same number of seats, every one playing the strategy reference `ref`."""
-    return players_from_refs([ref] * len(players))
+def every_seat(players: tuple[PlayerConfig, ...], ref: str, game: str = WELCOME_TO) -> tuple[PlayerConfig, ...]:
+    """The same number of seats, every one playing the strategy reference `ref` of `game`."""
+    return players_from_refs([ref] * len(players), game)
 
 
 def diverse(players: tuple[PlayerConfig, ...]) -> tuple[PlayerConfig, ...]:
@@ -64,6 +64,8 @@ def diverse(players: tuple[PlayerConfig, ...]) -> tuple[PlayerConfig, ...]:
 
 def _explored(player: PlayerConfig) -> PlayerConfig:
     spec = player.strategy
+    if not isinstance(spec, StrategySpec):  # another game's strategy: exploration is not its parameter
+        return player
     cls = load_strategy(spec.ref)
     temperature = EXPLORATION_TEMPERATURE.get(cls.name)
     if temperature is None or "temperature" in spec.params or "temperature" not in cls.defaults:
@@ -74,7 +76,8 @@ def _explored(player: PlayerConfig) -> PlayerConfig:
 def random_warning(players: tuple[PlayerConfig, ...]) -> str | None:
     """One warning line when a seat plays the random baseline (whose games end
     early on refusals, which distorts every balance number), else None."""
-    seats = [p.name for p in players if load_strategy(p.strategy.ref).name == BASELINE]
+    seats = [p.name for p in players
+             if isinstance(p.strategy, StrategySpec) and load_strategy(p.strategy.ref).name == BASELINE]
     if not seats:
         return None
     return (f"warning: {', '.join(seats)} play{'s' if len(seats) == 1 else ''} {BASELINE}, whose games "

@@ -1,12 +1,14 @@
-"""Automatic plan re-balancing: plan point values that make every plan of a deck worth the same.
+"""Automatic re-balancing: point values that make every plan (objective) of a deck worth the same.
 
-`wtsim balance` calls :func:`balance`. A plan's worth is its points per
-player-game (what the seats scored from it, high value, low value or 0, as
-in `wtsim plans`). The search starts from the current values and, round
-after round, scales each plan's high and low values by the deck's target
-(the deck's average worth at the start) over the plan's worth, rounded to
-integers, keeping the high/low ratio (at most x2 or /2 a round, high above
-low, both at least 1). Every round plays the same seeds (common random
+`wtsim balance` calls :func:`balance`. The objectives are the game's (see
+welcometo_sim.games.objectives: Welcome To's city plans, Shake That City's
+bonus tiles). A plan's worth is its points per player-game (what the seats
+scored from it, high value, low value or 0, as in `wtsim plans`). The
+search starts from the current values and, round after round, scales each
+plan's high and low values by the deck's target (the deck's average worth
+at the start) over the plan's worth, rounded to integers, keeping the
+high/low ratio (at most x2 or /2 a round, high above low, both at least 1;
+an objective with one value, high equal to low, keeps one value, at least 1). Every round plays the same seeds (common random
 numbers), so rounds are compared on paired games; it stops when the spread
 (best minus worst plan) is within the tolerance or the values stop changing.
 
@@ -26,9 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import RunSpec
-from ..rules.data import PlanSpec
-from ..rules.variant import Variant
-from ..sim.tournament import plan_trials
+from ..games.objectives import merge_overrides, objectives_of
 from .plan_balance import plan_points
 from .stats import paired_bootstrap_ci
 
@@ -87,37 +87,40 @@ class BalanceResult:
     """The best values, replayed on the fresh seeds."""
     target: float
     overrides: dict = field(default_factory=dict)
+    blank: dict = field(default_factory=dict)
+    """The game's overrides block for these objectives with no value set (the
+    place the balanced config always has, changed values or not)."""
 
 
 def with_points(spec: RunSpec, points: Points) -> RunSpec:
-    """`spec` with the plans' values set by overrides (other overrides kept)."""
-    overrides = copy.deepcopy(spec.variant.overrides or {})
-    plans = overrides.setdefault("plans", {})
-    for plan_id, (high, low) in points.items():
-        plans[plan_id] = {**plans.get(plan_id, {}), "points": [int(high), int(low)]}
-    variant = spec.variant
-    return replace(spec, variant=Variant.with_overrides(overrides, advanced=variant.advanced, expert=variant.expert,
-                                                        solo=variant.solo, board=variant.board))
+    """`spec` with the objectives' values set by overrides (other overrides kept)."""
+    return objectives_of(spec.game).with_points(spec, points)
 
 
 def deck_worth(spec: RunSpec, deck: int, games: int, progress: Callable[[int], None] | None) -> pd.DataFrame:
     """games × plans of `deck`: points per player-game of each forced plan, per game seed."""
-    trials = plan_trials(spec, games, (deck,), progress)
-    catalog: dict[str, PlanSpec] = {p.id: p for p in spec.variant.plan_deck(deck)}
+    goals = objectives_of(spec.game)
+    trials = goals.trials(spec, games, (deck,), progress)
+    catalog = {p.id: p for p in goals.deck(spec, deck)}
     columns = {}
     for plan_id, block in trials.groupby("forced_plan", sort=False):
-        per_seat = pd.Series(plan_points(block, catalog[plan_id]), index=block["game"].to_numpy())
+        per_seat = pd.Series(plan_points(block, catalog[plan_id], goals.outcome), index=block["game"].to_numpy())
         columns[plan_id] = per_seat.groupby(level=0).mean()
     return pd.DataFrame(columns)
 
 
 def next_points(points: Points, means: pd.Series, target: float) -> Points:
     """Each plan's values scaled by target / worth (at most MAX_STEP either way),
-    as integers with the high/low ratio kept, high above low, both at least 1."""
+    as integers with the high/low ratio kept, high above low, both at least 1
+    (an objective with one value, high equal to low, keeps one value)."""
     new = {}
     for plan_id, (high, low) in points.items():
         worth = float(means[plan_id])
         factor = MAX_STEP if worth <= 0 else min(MAX_STEP, max(1 / MAX_STEP, target / worth))
+        if high == low:
+            value = max(1, int(round(high * factor)))
+            new[plan_id] = (value, value)
+            continue
         new_high = max(2, int(round(high * factor)))
         new_low = min(new_high - 1, max(1, int(round(new_high * low / high))))
         new[plan_id] = (new_high, new_low)
@@ -143,17 +146,25 @@ def fresh_seed(seed: int) -> int:
 
 
 def total_games(spec: RunSpec, settings: BalanceSettings) -> int:
-    plans = len(spec.variant.plan_deck(settings.deck))
-    return plans * (settings.games * settings.rounds + 2 * settings.fresh_games())
+    goals, deck = objectives_of(spec.game), (settings.deck,)
+    return (goals.trial_games(spec, settings.games, deck) * settings.rounds
+            + 2 * goals.trial_games(spec, settings.fresh_games(), deck))
 
 
 def balance(spec: RunSpec, settings: BalanceSettings,
             progress: Callable[[int], None] | None = None) -> BalanceResult:
     """Search integer plan values for `settings.deck`, then confirm the best on fresh seeds."""
-    deck = spec.variant.plan_deck(settings.deck)
+    goals = objectives_of(spec.game)
+    decks = goals.decks(spec)
+    if settings.deck not in decks:
+        listed = ", ".join(f"{number} ({what})" for number, what in decks.items())
+        raise BalanceError(f"--deck {settings.deck}: this config's {goals.noun}s come in deck {listed}")
+    deck = goals.deck(spec, settings.deck)
     if len(deck) < 2:
-        raise BalanceError(f"--deck {settings.deck}: the deck has {len(deck)} plan(s); nothing to balance")
+        raise BalanceError(f"--deck {settings.deck}: the deck has {len(deck)} {goals.noun}(s); nothing to balance")
     points: Points = {p.id: (int(p.points[0]), int(p.points[1])) for p in deck}
+    if not any(high for high, _low in points.values()):
+        raise BalanceError(f"--deck {settings.deck}: the {decks[settings.deck]} score no points; nothing to balance")
     rounds: list[Round] = []
     target = None
     for number in range(settings.rounds):
@@ -171,9 +182,9 @@ def balance(spec: RunSpec, settings: BalanceSettings,
     before = Round(-1, rounds[0].points, deck_worth(fresh, settings.deck, settings.fresh_games(), progress))
     after = Round(best.number, best.points,
                   deck_worth(with_points(fresh, best.points), settings.deck, settings.fresh_games(), progress))
-    changed = {plan_id: {"points": list(values)} for plan_id, values in best.points.items()
-               if values != rounds[0].points[plan_id]}
-    return BalanceResult(rounds, best, before, after, float(target or 0.0), {"plans": changed} if changed else {})
+    changed = {plan_id: values for plan_id, values in best.points.items() if values != rounds[0].points[plan_id]}
+    return BalanceResult(rounds, best, before, after, float(target or 0.0),
+                         goals.overrides(changed) if changed else {}, goals.overrides({}))
 
 
 def rounds_table(result: BalanceResult) -> pd.DataFrame:
@@ -226,11 +237,8 @@ def balanced_document(config: dict, result: BalanceResult) -> dict:
     """The config with the found values added to its `overrides:` block
     (what `wtsim run` plays), as a plain dict for YAML."""
     document = copy.deepcopy(config)
-    overrides = document.get("overrides") or {}
-    plans = overrides.setdefault("plans", {})
-    for plan_id, change in result.overrides.get("plans", {}).items():
-        plans[plan_id] = {**plans.get(plan_id, {}), **change}
-    document["overrides"] = overrides
+    document["overrides"] = merge_overrides(merge_overrides(document.get("overrides"), result.blank),
+                                            result.overrides)
     return document
 
 

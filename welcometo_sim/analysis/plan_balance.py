@@ -1,7 +1,10 @@
-"""City-plan balance: how often, how fast and for how much each plan is completed.
+"""Objective balance: how often, how fast and for how much each plan (or another
+game's objective, see welcometo_sim.games.objectives) is completed.
 
-Input: the table of :func:`welcometo_sim.sim.tournament.plan_trials` (one
-block of games per forced plan, same seeds for every plan). Output: one row
+Input: the trial table of a game's objectives (for Welcome To
+:func:`welcometo_sim.sim.tournament.plan_trials`: one block of games per
+forced plan, same seeds for every plan) and how to read a row's outcome
+(`outcome`, by default Welcome To's plan slot columns). Output: one row
 per plan, ranked, with 95% intervals on every rate and mean (Wilson for
 rates, a bootstrap over games for means, paired over the shared seeds for
 differences to the deck's average) and outliers flagged against the other
@@ -13,6 +16,8 @@ with skill.
 """
 
 from __future__ import annotations
+
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -29,12 +34,23 @@ NEVER = "never completed"
 """What a completion turn or high-value share of a plan nobody completed prints as."""
 
 
-def plan_points(trial: pd.DataFrame, spec: PlanSpec) -> np.ndarray:
-    """The points each player-game of `trial` got from the plan in deck slot `spec.deck`."""
-    slot = spec.deck
-    done = trial[f"plan{slot}_turn"].notna().to_numpy()
-    first = trial[f"plan{slot}_first"].astype(bool).to_numpy() & done
-    return np.where(first, spec.points[0], np.where(done, spec.points[1], 0)).astype(float)
+Outcome = Callable[[pd.DataFrame, Any], tuple[np.ndarray, np.ndarray]]
+"""Per row of a trial block: the turn (or round) the objective was completed
+(NaN: never) and whether at its high value."""
+
+
+def slot_outcome(trial: pd.DataFrame, spec: PlanSpec) -> tuple[np.ndarray, np.ndarray]:
+    """A Welcome To plan's outcome, read from its deck slot's `plan<D>_turn` and `plan<D>_first`."""
+    turns = trial[f"plan{spec.deck}_turn"].to_numpy(dtype=float, na_value=np.nan)
+    return turns, trial[f"plan{spec.deck}_first"].astype(bool).to_numpy()
+
+
+def plan_points(trial: pd.DataFrame, spec: Any, outcome: Outcome = slot_outcome) -> np.ndarray:
+    """The points each player-game of `trial` got from the objective `spec`
+    (high value when completed first, low value when later, else 0)."""
+    turns, first = outcome(trial, spec)
+    done = ~np.isnan(turns)
+    return np.where(first & done, spec.points[0], np.where(done, spec.points[1], 0)).astype(float)
 
 
 def mean_ci(values: pd.Series | np.ndarray, seed: int = 0) -> tuple[float, float, float]:
@@ -58,16 +74,17 @@ def _rate(successes: float, n: int) -> tuple[float, float, float]:
     return (successes / n, *wilson_interval(successes, n))
 
 
-def plan_metrics(trial: pd.DataFrame, spec: PlanSpec) -> dict:
+def plan_metrics(trial: pd.DataFrame, spec: Any, outcome: Outcome = slot_outcome) -> dict:
     """Metrics of one forced plan from its block of games. Means are taken
     over games (the per-game mean of the seats), so that the seats of one
     game, which share its cards, count as one observation."""
     slot = spec.deck
-    turns = trial[f"plan{slot}_turn"]
+    turn_values, first_values = outcome(trial, spec)
+    turns = pd.Series(turn_values, index=trial.index)
     done = turns.notna()
-    first = trial[f"plan{slot}_first"].astype(bool) & done
+    first = pd.Series(first_values, index=trial.index) & done
     completed_turns = turns[done].astype(float)
-    per_game = pd.DataFrame({"game": trial["game"].to_numpy(), "points": plan_points(trial, spec),
+    per_game = pd.DataFrame({"game": trial["game"].to_numpy(), "points": plan_points(trial, spec, outcome),
                              "total": trial["total"].to_numpy(dtype=float), "high": first.to_numpy()})
     games = per_game.groupby("game").agg(points=("points", "mean"), total=("total", "mean"),
                                          high=("high", "sum"))
@@ -123,14 +140,16 @@ def flag_outliers(table: pd.DataFrame) -> pd.Series:
     return flags.where(flags != "", None).astype("string")
 
 
-def plan_balance_table(trials: pd.DataFrame, plans: dict[str, PlanSpec]) -> pd.DataFrame:
+def plan_balance_table(trials: pd.DataFrame, plans: dict[str, Any], outcome: Outcome = slot_outcome
+                       ) -> pd.DataFrame:
     """One row per plan: completion rate, completion turn (median and IQR),
     share completed at the high value, share of games where the high value
     was won and by how many seats on average, points per player-game, mean
     final score and game length (also relative to the deck's average, paired
     over the shared seeds), each with its 95% interval, and outlier flags.
     Sorted by deck, then points per game."""
-    rows = [plan_metrics(block, plans[plan_id]) for plan_id, block in trials.groupby("forced_plan", sort=False)]
+    rows = [plan_metrics(block, plans[plan_id], outcome)
+            for plan_id, block in trials.groupby("forced_plan", sort=False)]
     table = pd.DataFrame(rows).set_index("plan")
     for column, source in (("total_vs_deck", "total"), ("turns_vs_deck", "turns")):
         diff = _vs_deck(trials, table, source)
@@ -148,17 +167,24 @@ PRINTED = {
 }
 
 
-def printed_tables(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+RACE_COLUMNS = ("high_share", "high_won", "high_seats")
+"""The printed columns about the high value, which objectives with no race do not have."""
+
+
+def printed_tables(table: pd.DataFrame, races: bool = True) -> dict[str, pd.DataFrame]:
     """The plan table as printed: two tables of text (rates and points; scores
     and game length), every interval as 'value [low, high]', rates in percent,
-    the values as 'high/low', a plan nobody completed says so instead of NaN."""
+    the values as 'high/low' (one value, and no high-value columns, for
+    objectives with no race), a plan nobody completed says so instead of NaN."""
     shown = table.copy()
-    shown["points"] = [f"{high}/{low}" for high, low in zip(table["high_points"], table["low_points"])]
+    shown["points"] = [f"{high}/{low}" if races else f"{high}"
+                       for high, low in zip(table["high_points"], table["low_points"])]
     shown["turns"] = [NEVER if np.isnan(m) else f"{m:g} [{q1:g}, {q3:g}]"
                       for m, q1, q3 in zip(table["median_turn"], table["turn_q1"], table["turn_q3"])]
     missing = {"high_share": NEVER, "high_seats": "-", "outlier": ""}
     out = {}
     for name, columns in PRINTED.items():
+        columns = [c for c in columns if races or c not in RACE_COLUMNS]
         keep = [name for column in columns
                 for name in (column, f"{column}_low", f"{column}_high") if name in shown.columns]
         out[name] = format_table(shown[keep], 2, percent=RATE_COLUMNS, signed=("total_vs_deck", "turns_vs_deck"),
@@ -167,15 +193,15 @@ def printed_tables(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 # ------------------------------------------------------------------- skill
-def _per_game_points(trials: pd.DataFrame, plans: dict[str, PlanSpec]) -> pd.DataFrame:
+def _per_game_points(trials: pd.DataFrame, plans: dict[str, Any], outcome: Outcome) -> pd.DataFrame:
     """Per (skill, plan, game): the plan's mean points per seat and completion share."""
     parts = []
     for (skill, plan_id), block in trials.groupby(["skill", "forced_plan"], sort=False):
         spec = plans[plan_id]
         parts.append(pd.DataFrame({
             "skill": skill, "plan": plan_id, "deck": spec.deck, "game": block["game"].to_numpy(),
-            "points": plan_points(block, spec),
-            "done": block[f"plan{spec.deck}_turn"].notna().to_numpy(dtype=float)}))
+            "points": plan_points(block, spec, outcome),
+            "done": (~np.isnan(outcome(block, spec)[0])).astype(float)}))
     return pd.concat(parts).groupby(["skill", "plan", "deck", "game"], sort=False).mean().reset_index()
 
 
@@ -196,21 +222,21 @@ def skill_slope(matrix: np.ndarray, seed: int = 0) -> tuple[float, float, float]
     return (slope, float(low), float(high))
 
 
-def skill_tables(trials: pd.DataFrame, plans: dict[str, PlanSpec], skills: list[str]
-                 ) -> dict[str, pd.DataFrame]:
+def skill_tables(trials: pd.DataFrame, plans: dict[str, Any], skills: list[str],
+                 outcome: Outcome = slot_outcome) -> dict[str, pd.DataFrame]:
     """`skill`: per plan and skill level (in the order given, weakest first),
     completion rate and points per player-game with 95% intervals; `skill
     slope`: per plan, the change of points per player-game from one level to
     the next (least squares) with its paired interval, and whether the plan's
     worth rises or falls with skill."""
-    per_game = _per_game_points(trials, plans)
+    per_game = _per_game_points(trials, plans, outcome)
     rows, slopes = [], []
     for plan, block in per_game.groupby("plan", sort=False):
         deck = int(block["deck"].iloc[0])
         for skill in skills:
             level = block[block["skill"] == skill]
             done = trials[(trials["skill"] == skill) & (trials["forced_plan"] == plan)]
-            done = done[f"plan{deck}_turn"].notna()
+            done = ~np.isnan(outcome(done, plans[plan])[0])
             row = {"deck": deck, "plan": plan, "skill": skill}
             _with_interval(row, "completion_rate", _rate(float(done.sum()), len(done)))
             _with_interval(row, "points_per_game", mean_ci(level["points"]))

@@ -28,6 +28,7 @@ from ..compiled_core import engine
 from ..config import WELCOME_TO
 from ..config_files import bounded_yaml, read_bounded
 from ..defaults import folder_mirror_note
+from ..games.objectives import Objective, objectives_of
 from ..games.tables import summary_tables as any_game_tables
 from ..learning.archive import ArchiveError, BoundedNpz
 from ..learning.model import MAX_MODEL_BYTES, read_json
@@ -473,6 +474,7 @@ def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) 
     player-game with a t interval over games (the seats of one game are averaged
     first, since they share the deal)."""
     decks = {p: int(d) for p, d in _plan_decks(trials).items()}
+    goals = objectives_of(game_of_columns(trials.columns))
     keys = ["skill", "forced_plan"] if "skill" in trials.columns else ["forced_plan"]
     rows = []
     for key, block in trials.groupby(keys, sort=False):
@@ -480,9 +482,10 @@ def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) 
         deck = decks.get(plan)
         if deck is None or plan not in values:
             continue
-        done = block[f"plan{deck}_turn"].notna().to_numpy()
-        first = block[f"plan{deck}_first"].astype(bool).to_numpy() & done
         high, low = values[plan]
+        turns, first = goals.outcome(block, Objective(str(plan), str(plan), deck, (high, low)))
+        done = ~np.isnan(turns)
+        first = first & done
         points = pd.Series(np.where(first, high, np.where(done, low, 0)), index=block.index, dtype=float)
         per_game = points.groupby(block["game"]).mean()
         mean, p_low, p_high = mean_interval(per_game.to_numpy())
@@ -491,6 +494,8 @@ def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) 
         row = {"deck": deck, "plan": plan, "points": f"{high}/{low}", "player_games": len(block),
                "completion_rate": rate, "completion_rate_low": r_low, "completion_rate_high": r_high,
                "points_per_game": mean, "points_per_game_low": p_low, "points_per_game_high": p_high}
+        if not goals.races:
+            row["points"] = f"{high}"
         if "skill" in keys:
             row = {"skill": key[0], **row}
         rows.append(row)
@@ -498,7 +503,10 @@ def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) 
 
 
 def _plan_decks(trials: pd.DataFrame) -> dict[str, int]:
-    """Forced plan id -> its deck: the slot that always holds it in its block."""
+    """Forced plan id -> its deck: its `forced_deck`, or (folders written
+    before that column) the slot that always holds it in its block."""
+    if "forced_deck" in trials.columns:
+        return {plan: int(block["forced_deck"].iloc[0]) for plan, block in trials.groupby("forced_plan", sort=False)}
     decks = {}
     for plan, block in trials.groupby("forced_plan", sort=False):
         for slot in (1, 2, 3):

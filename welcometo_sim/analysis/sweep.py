@@ -22,7 +22,8 @@ from typing import Any, Callable
 import pandas as pd
 import yaml
 
-from ..config import ConfigError, bounded_yaml
+from ..config import WELCOME_TO, ConfigError, bounded_yaml
+from ..games import game_measures
 from ..rules.overrides import OVERRIDE_KEYS
 from .formatting import output_width, table_text
 from .stats import mean_interval, paired_bootstrap_ci, rate_interval
@@ -104,31 +105,31 @@ SAME = "same in every game"
 BASELINE = "baseline"
 
 
-def point_measures(frame: pd.DataFrame) -> dict[str, tuple[str, pd.Series]]:
+Measures = dict[str, tuple[str, pd.Series]]
+GameMeasures = Callable[[pd.DataFrame, pd.DataFrame, pd.DataFrame], Measures]
+"""A game's own measures from (result table, rows by game and player, one row per game)."""
+
+
+def point_measures(frame: pd.DataFrame, game: GameMeasures | None = None) -> Measures:
     """Every measure of one grid point as (kind, values): ``mean`` or ``rate``, and
     one value per game (indexed by game) or per player-game (by game and player),
     so that the same game of two grid points (same seed) can be paired.
 
-    Measures: each player's score and win, the game length, the share of games
-    ended by refusals, each plan slot's completion (per player-game; the plan
-    id is named when one plan fills the slot), and the plan points per
-    player-game."""
+    Measures: each player's score and win, then the game's own (its module's
+    `sweep_measures`; Welcome To: the game length, the share of games ended
+    by refusals, each plan slot's completion and the plan points per
+    player-game; Shake That City: each score category and the flipped bonus
+    tiles per player-game)."""
     rows = frame.set_index(["game", "player"]).sort_index()
     games = frame.drop_duplicates("game").set_index("game").sort_index()
-    measures: dict[str, tuple[str, pd.Series]] = {}
+    measures: Measures = {}
     sort = ["game", "seat"] if "seat" in frame.columns else ["game"]
     for player in dict.fromkeys(frame.sort_values(sort, kind="stable")["player"]):
         by_game = rows.xs(player, level="player")
         measures[f"score {player}"] = ("mean", by_game["total"].astype(float))
         measures[f"win {player}"] = ("rate", by_game["won"].astype(float))
-    measures["game length (turns)"] = ("mean", games["turns"].astype(float))
-    measures["ended by refusals"] = ("rate", games["end_reason"].astype(str).str.contains("refusals")
-                                     .astype(float))
-    for slot in (1, 2, 3):
-        ids = frame[f"plan{slot}"].unique()
-        name = f"plan {slot} completed" + (f" ({ids[0]})" if len(ids) == 1 else "")
-        measures[name] = ("rate", rows[f"plan{slot}_turn"].notna().astype(float))
-    measures["plan points per player-game"] = ("mean", rows["plans"].astype(float))
+    if game is not None:
+        measures.update(game(frame, rows, games))
     return measures
 
 
@@ -212,6 +213,7 @@ def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) 
     `change` says whether the interval is above or below zero."""
     rows = []
     baseline: dict[str, tuple[str, pd.Series]] = {}
+    game = game_measures(str(base.get("game") or WELCOME_TO))
     for index, (chosen, config) in enumerate(grid(base, settings)):
         label = "; ".join(f"{k}={json.dumps(v, default=str)}" for k, v in chosen.items())
         try:
@@ -220,7 +222,7 @@ def sweep(base: dict, settings: list[str], run: Callable[[dict], pd.DataFrame]) 
             raise SweepError(f"grid point {index} ({label}): {exc}") from None
         if frame.empty:
             raise SweepError(f"grid point {index} ({label}): no game finished")
-        measures = point_measures(frame)
+        measures = point_measures(frame, game)
         if index == 0:
             baseline = measures
         keys = {k: json.dumps(v, default=str) for k, v in chosen.items()}

@@ -172,10 +172,10 @@ def _print_sequential(sequential: analyses.Sequential) -> None:
 
 @click.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
-@click.option("--games-per-plan", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="Games for each plan.")
+@click.option("--games-per-plan", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="Games for each plan (objective).")
 @click.option("--seed", "-s", type=click.IntRange(0, MAX_SEED), help="Run seed; every plan plays the same seeds.")
 @click.option("--jobs", "-j", type=click.IntRange(-64, MAX_JOBS), help="Worker processes; -1 = every core.")
-@click.option("--deck", "decks", type=click.IntRange(1, 3), multiple=True, help="Only this plan deck (repeatable).")
+@click.option("--deck", "decks", type=click.IntRange(1, 3), multiple=True, help="Only this plan deck (repeatable); Shake That City: 1 bonus tiles, 2 construction pairs.")
 @click.option("--strategy", "strategy", metavar="REF", help="Seat this strategy in every seat (default: the config's players).")
 @click.option("--strategies", "skills", metavar="A,B,...", help="Skill trace: play every plan with each of these strategies in every seat, weakest first, on the same seeds.")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Write the games and the table here.")
@@ -186,9 +186,13 @@ def _print_sequential(sequential: analyses.Sequential) -> None:
 def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int | None,
           decks: tuple[int, ...], strategy: str | None, skills: str | None, out: str | None, fmt: str,
           results_dir: str | None, quiet: bool, as_json: bool = False) -> None:
-    """City-plan balance: force each plan of the variant into its deck slot.
+    """Objective balance: force each plan of the variant into its deck slot.
 
     The other two plans are drawn at random; every plan plays the same seeds.
+    On another game the objectives are its own: Shake That City's bonus tiles
+    (deck 1; with construction, the construction pairs as deck 2, which score
+    no points), every one in play in every game, so one set of games serves
+    them all; their completion is the round a tile flipped (or a pair left).
     For each plan, with 95% intervals: completion rate, completion turn
     (median, IQR), share completed at the high value, how often and by how
     many seats the high value was won, points per player-game, mean score
@@ -201,8 +205,9 @@ def plans(config: str | None, games_per_plan: int, seed: int | None, jobs: int |
     Examples:
       wtsim plans configs/base.yaml --games-per-plan 500 --seed 1 --jobs 2
       wtsim plans --strategies greedy,heuristic,learned --deck 1 --games-per-plan 100
+      wtsim plans configs/shake-that-city.yaml --games-per-plan 200 --strategies random,greedy
     """
-    spec = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("plans")
+    spec = resolve_spec(config, seed=seed, jobs=jobs)
     output_folder(out, "plans")
     with cli_progress(quiet) as progress:
         study = analyses.plans(spec, games_per_plan=games_per_plan, decks=decks or None, strategy=strategy,
@@ -225,7 +230,7 @@ def _plan_text(study: analyses.PlanStudy) -> dict[str, pd.DataFrame]:
     level in a skill trace, then the skill tables)."""
     levels = study.levels
     shown = {f"{name} ({levels[-1]})" if levels else name: text
-             for name, text in printed_tables(study.plans).items()}
+             for name, text in printed_tables(study.plans, study.races).items()}
     shown.update({name: format_table(t, 2, percent=RATE_COLUMNS, signed=("slope",))
                   for name, t in study.skill.items()})
     return shown
@@ -261,7 +266,7 @@ def sweep_cmd(config: str | None, settings: tuple[str, ...], games: int | None, 
     """
     if as_csv and as_json:
         fail("--csv and --json: choose one")
-    players = analyses.seated(load_config(config).require_welcome_to("sweep"), strategy).players
+    players = analyses.seated(load_config(config), strategy).players
     output_folder(out, "sweep")
     with cli_progress(quiet) as progress:
         try:
@@ -352,7 +357,7 @@ def tune_cmd(strategy: str, param_ranges: tuple[str, ...], objective: str, oppon
 
 @click.command(name="balance")
 @click.argument("config", required=False, type=click.Path(dir_okay=False), shell_complete=complete_config)
-@click.option("--deck", type=click.IntRange(1, 3), required=True, help="The plan deck to balance.")
+@click.option("--deck", type=click.IntRange(1, 3), required=True, help="The plan deck to balance (Shake That City: 1, the bonus tiles).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True, help="Games per plan in each search round (the same seeds every round).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=4, show_default=True, help="Search rounds at most.")
 @click.option("--tolerance", type=click.FloatRange(0, None), default=0.5, show_default=True, help="Stop when best minus worst plan is within this many points per player-game.")
@@ -374,14 +379,17 @@ def balance_cmd(config: str | None, deck: int, games: int, rounds: int, toleranc
     plan's high and low values (integers, ratio kept) towards the deck's
     average worth; the best round is replayed on fresh seeds next to the
     starting values, and the result is written as CONFIG with an
-    `overrides:` block, which `wtsim run` plays as it is.
+    `overrides:` block, which `wtsim run` plays as it is. On Shake That City
+    deck 1 balances the bonus tiles: each tile's one value, written as
+    `overrides: {bonus: {points: {TILE: POINTS}}}`.
 
     \b
     Examples:
       wtsim balance configs/base.yaml --deck 1 --games 100 --jobs 2
       wtsim run results/balance-base-deck1-20261202-010000.yaml
+      wtsim balance configs/shake-that-city.yaml --deck 1 --games 100
     """
-    loaded = resolve_spec(config, seed=seed, jobs=jobs).require_welcome_to("balance")
+    loaded = resolve_spec(config, seed=seed, jobs=jobs)
     path = output_file(out, _balanced_path(None, loaded.name, deck), files_read(config, [strategy]), force)
     with cli_progress(quiet) as progress:
         try:
@@ -401,34 +409,35 @@ def _print_balance(balanced: analyses.Balancing, deck: int, config: str | None, 
     result = balanced.result
     click.echo(textwrap.fill(f"balance deck {deck} of {config or '<bundled base config>'}: {games} games per plan "
                              f"a round, seed {seed}, target {result.target:.2f} points per player-game "
-                             f"(each cell: high/low values: points per player-game)", paragraph_width(),
+                             f"(each cell: {'high/low values' if balanced.races else 'value'}: points per "
+                             f"player-game)", paragraph_width(),
                              break_on_hyphens=False))
-    click.echo(f"\nrounds\n{text_blocks(rounds_text(balanced.rounds))}")
+    click.echo(f"\nrounds\n{text_blocks(rounds_text(balanced.rounds, balanced.races))}")
     click.echo(f"\nround {result.best.number} and the start on {balanced.settings.fresh_games()} fresh games per "
-               f"plan\n{table_text(confirmation_text(balanced.confirmation), 2)}")
+               f"plan\n{table_text(confirmation_text(balanced.confirmation, balanced.races), 2)}")
     spread = balanced.confirmation.loc["spread (best - worst)"]
     click.echo(f"\nspread: {format_interval(spread['before'], spread['before_low'], spread['before_high'], 2)} "
                f"before, {format_interval(spread['after'], spread['after_low'], spread['after_high'], 2)} after")
 
 
-def rounds_text(rounds: pd.DataFrame) -> pd.DataFrame:
+def rounds_text(rounds: pd.DataFrame, races: bool = True) -> pd.DataFrame:
     """The rounds table as printed: the spread, and per plan one cell
-    'high/low: points per player-game'."""
+    'high/low: points per player-game' ('value: ...' for objectives with one value)."""
     text = format_table(rounds[["spread"]], 2)
     for plan in balancing.round_plans(rounds):
-        text[plan] = [f"{high}/{low}: {worth:.2f}" for high, low, worth in
+        text[plan] = [f"{high}/{low}: {worth:.2f}" if races else f"{high}: {worth:.2f}" for high, low, worth in
                       zip(rounds[f"{plan}.high_points"], rounds[f"{plan}.low_points"], rounds[f"{plan}.worth"])]
     return text
 
 
-def confirmation_text(confirmation: pd.DataFrame) -> pd.DataFrame:
+def confirmation_text(confirmation: pd.DataFrame, races: bool = True) -> pd.DataFrame:
     """The confirmation table with each side's values as one 'high/low' column
-    (empty on the spread row, which has none)."""
+    ('value' for objectives with one value; empty on the spread row, which has none)."""
     table = confirmation.copy()
     for label in ("before", "after"):
         high, low = table.pop(f"high_points_{label}"), table.pop(f"low_points_{label}")
         table.insert(0 if label == "before" else table.columns.get_loc("after"), f"points_{label}",
-                     ["" if pd.isna(h) else f"{h}/{l}" for h, l in zip(high, low)])
+                     ["" if pd.isna(h) else f"{h}/{l}" if races else f"{h}" for h, l in zip(high, low)])
     return table
 
 

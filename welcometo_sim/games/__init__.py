@@ -19,7 +19,8 @@ GAMES: dict[str, str] = {
 }
 """Game name -> module; the module provides `load_rules`, `new_state`, `play_game`, `replay`,
 `render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES` and `ENVIRONMENT`
-(``module:Class`` of its PettingZoo AEC environment)."""
+(``module:Class`` of its PettingZoo AEC environment), and, for `wtsim plans` and `balance`,
+`OBJECTIVES` (see welcometo_sim.games.objectives), and `sweep_measures` for `wtsim sweep`."""
 
 
 class UnknownGame(ValueError):
@@ -69,6 +70,12 @@ def game_module(name: str) -> Any:
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
     return import_module(GAMES[name])
+
+
+def game_measures(name: str) -> Callable | None:
+    """The `sweep_measures(frame, rows, games)` of the game called `name`: its
+    own measures of a grid point for `wtsim sweep` (None when it has none)."""
+    return getattr(game_module(name), "sweep_measures", None)
 
 
 def load_game(name: str, params: Mapping | None = None, n_players: int | None = None) -> Game:

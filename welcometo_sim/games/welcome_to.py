@@ -108,3 +108,25 @@ def render(record: Mapping, round_: int | None = None) -> str:
         player = record["players"][seat]
         lines += ["", f"seat {seat}: {player['name']} ({player['strategy']})", render_sheet(sheet)]
     return "\n".join(lines)
+
+
+def sweep_measures(frame: Any, rows: Any, games: Any) -> dict:
+    """Welcome To's measures of a sweep's grid point (see welcometo_sim.analysis.sweep):
+    the game length, the share of games ended by refusals, each plan slot's
+    completion (per player-game; the plan id is named when one plan fills the
+    slot), and the plan points per player-game."""
+    measures = {"game length (turns)": ("mean", games["turns"].astype(float)),
+                "ended by refusals": ("rate", games["end_reason"].astype(str).str.contains("refusals")
+                                      .astype(float))}
+    for slot in (1, 2, 3):
+        ids = frame[f"plan{slot}"].unique()
+        name = f"plan {slot} completed" + (f" ({ids[0]})" if len(ids) == 1 else "")
+        measures[name] = ("rate", rows[f"plan{slot}_turn"].notna().astype(float))
+    measures["plan points per player-game"] = ("mean", rows["plans"].astype(float))
+    return measures
+
+
+
+OBJECTIVES = "welcometo_sim.games.welcome_to_plans:OBJECTIVES"
+"""The objectives capability (see welcometo_sim.games.objectives): the city
+plans, in a module of their own, loaded by the commands that balance them."""

@@ -59,20 +59,54 @@ class Scored:
 
     def candidate(self, index: int) -> tuple[Play | None, Effect | None]:
         """The play and the effect use of candidate `index`."""
-        play = None if self.play[index] < 0 else self.plays[int(self.play[index])]
-        code = int(self.use[index])
-        if code == NO_USE:
-            return play, None
         a, b, c = (int(x) for x in self.args[index])
-        if code == USE_FENCE:
-            return play, effect(SURVEYOR, a, b)
-        if code == USE_ESTATE:
-            return play, effect(REAL_ESTATE, None, a)
-        if code == USE_PARK:
-            return play, effect(LANDSCAPER, a)
-        if code == USE_POOL:
-            return play, effect(POOL, a, b)
-        return play, effect(BIS, a, b, c)
+        return candidate_of(self.plays, int(self.play[index]), int(self.use[index]), a, b, c)
+
+
+def candidate_of(plays: list[Play], play: int, code: int, a: int, b: int, c: int
+                 ) -> tuple[Play | None, Effect | None]:
+    """The play (`plays[play]`, None for -1: the refusal) and the effect use
+    coded by `code` with its arguments, as a candidate row holds them."""
+    chosen = None if play < 0 else plays[play]
+    if code == NO_USE:
+        return chosen, None
+    if code == USE_FENCE:
+        return chosen, effect(SURVEYOR, a, b)
+    if code == USE_ESTATE:
+        return chosen, effect(REAL_ESTATE, None, a)
+    if code == USE_PARK:
+        return chosen, effect(LANDSCAPER, a)
+    if code == USE_POOL:
+        return chosen, effect(POOL, a, b)
+    return chosen, effect(BIS, a, b, c)
+
+
+class NativeValues:
+    """A decision's values, its candidates left in the native Decider that
+    computed them: a player that keeps one candidate reads only that one
+    (`candidate`, `features`), and nothing else is copied. Valid until the
+    Decider's next decision (checked)."""
+
+    __slots__ = ("plays", "values", "_decider", "_decision")
+
+    def __init__(self, plays: list[Play], values: np.ndarray, decider) -> None:
+        self.plays, self.values, self._decider, self._decision = plays, values, decider, decider.decisions
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _current(self):
+        if self._decider.decisions != self._decision:
+            raise RuntimeError("the Decider has made another decision since: these candidates are gone")
+        return self._decider
+
+    def candidate(self, index: int) -> tuple[Play | None, Effect | None]:
+        """The play and the effect use of candidate `index`."""
+        return candidate_of(self.plays, *self._current().candidate(index))
+
+    def features(self, index: int) -> np.ndarray:
+        """The active (non-null) feature indices of candidate `index`'s afterstate."""
+        return self._current().active_features(index)
 
 
 def context_of(view, refusals_added: int = 0, turn_ahead: int = 1) -> SheetContext:
@@ -165,6 +199,16 @@ class Evaluator:
         if _NATIVE is None or not self._native_weights():
             return self.reference_decision(view, plays)
         return self.native_decision(view, plays)
+
+    def values(self, view, plays: list[Play | None]) -> Scored | NativeValues:
+        """`decision` for a player that keeps one candidate: the values, with
+        `candidate(i)` and `features(i)`, the same as `decision`'s. Natively
+        (without a thematic board) the candidates stay in the Decider until
+        its next decision, and only the values are copied."""
+        if _NATIVE is None or view.sheet.board is not None or not self._native_weights():
+            return self.decision(view, plays)
+        real, values = self._native_call("values_only", view, plays)
+        return NativeValues(real, values, self._decider)
 
     def best_value(self, view, plays: list[Play | None]) -> float:
         """The largest value of `decision(view, plays)`: what a search asks of

@@ -736,6 +736,9 @@ cdef class Decider:
     cdef _Scratch fields, kind, bis_from, bis_spots, play_rows, counts, keys, key_of, street_values
     cdef _Scratch features, global_idx, values
     cdef Py_ssize_t n_rows, n_features, n_global
+    cdef readonly long decisions
+    """How many decisions this Decider has computed: `candidate` and
+    `active_features` answer of the last one only."""
 
     def __init__(self, layout):
         self.layout = layout
@@ -769,6 +772,55 @@ cdef class Decider:
         return (table[:, s], table[:, s + 1], table[:, s + 2:s + 5], values, features, table[:, :s],
                 global_features)
 
+    def values_only(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
+                    i64 phase, i64 window_phase):
+        """`decide`'s values alone: a player that keeps one candidate asks
+        `candidate` and `active_features` of it next, before any other decision
+        (copying every candidate's rows and features cost a tenth of a game)."""
+        self._compute(weights, sheet, real, offer_kinds, refusal, context, phase, window_phase)
+        values = np.empty(self.n_rows, dtype=np.float64)
+        cdef double[::1] written = values
+        if self.n_rows:
+            memcpy(&written[0], self.values.data, self.n_rows * sizeof(double))
+        return values
+
+    def candidate(self, Py_ssize_t index):
+        """(play, use, a, b, c) of candidate `index` of the last decision:
+        the play's index in `real` (-1: the refusal), the effect use code and
+        its three arguments, as `decide`'s arrays hold them."""
+        self._check_index(index)
+        cdef i64* row = self.out.row_at(index)
+        cdef Py_ssize_t s = self.out.n_streets
+        return (row[s], row[s + 1], row[s + 2], row[s + 3], row[s + 4])
+
+    def active_features(self, Py_ssize_t index):
+        """The active (non-zero) feature indices of candidate `index` of the
+        last decision, in `Scored.features`'s order: each street's features,
+        then the whole-sheet ones."""
+        self._check_index(index)
+        cdef i64* row = self.out.row_at(index)
+        cdef Py_ssize_t s, j, n = 0, nf = self.n_features, ng = self.n_global
+        cdef i64* street
+        cdef i64* whole = self.global_idx.data + index * ng
+        active = np.empty(self.out.n_streets * nf + ng, dtype=np.int64)
+        cdef i64[::1] out = active
+        for s in range(self.out.n_streets):
+            street = self.features.data + row[s] * nf
+            for j in range(nf):
+                if street[j] != 0:
+                    out[n] = street[j]
+                    n += 1
+        for j in range(ng):
+            if whole[j] != 0:
+                out[n] = whole[j]
+                n += 1
+        return active[:n]
+
+    cdef int _check_index(self, Py_ssize_t index) except -1:
+        if index < 0 or index >= self.n_rows:
+            raise IndexError(f"candidate {index} of a decision with {self.n_rows}")
+        return 0
+
     def best_value(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
                    i64 phase, i64 window_phase):
         """The largest of `decide`'s values (a search's question, answered
@@ -789,6 +841,7 @@ cdef class Decider:
         """One decision's candidates, features and values into the working
         arrays (`out`, `features`, `global_idx`, `values`; sizes in `n_rows`,
         `n_features`, `n_global`)."""
+        self.decisions += 1
         if weights is not self.weights_object:
             self.weights = weights
             self.weights_object = weights

@@ -27,7 +27,24 @@ COLUMN_DTYPES: dict[str, str] = {c: "str" if c in TEXT_COLUMNS else "bool" if c 
 """The pandas dtype of every result column (for tables of many games)."""
 ENVIRONMENT = "welcometo_sim.envs.city:ShakeThatCityEnv"
 """The PettingZoo AEC environment (the rl extra)."""
+OBJECTIVES = "welcometo_sim.games.shake_that_city.objectives:OBJECTIVES"
+"""The objectives capability (see welcometo_sim.games.objectives), loaded by
+the commands that balance them (it plays games through the runner)."""
 
+
+
+def sweep_measures(frame, rows, games) -> dict:
+    """Shake That City's measures of a sweep's grid point (see
+    welcometo_sim.analysis.sweep), per player-game: each score category, the
+    flipped bonus tiles, the empty cells, the rounds passed, and with the
+    construction tiles the share of seats that cleared them all."""
+    measures = {f"{category} per player-game": ("mean", rows[category].astype(float)) for category in CATEGORIES}
+    measures["bonus tiles flipped per player-game"] = ("mean", rows["flipped"].astype(float))
+    measures["empty cells per player-game"] = ("mean", rows["empty_cells"].astype(float))
+    measures["rounds passed per player-game"] = ("mean", rows["passes"].astype(float))
+    if rows["construction"].any():
+        measures["qualified (construction cleared)"] = ("rate", rows["qualified"].astype(float))
+    return measures
 
 
 def new_state(rules: Rules, n_players: int, seed: int) -> GameState:
@@ -35,6 +52,6 @@ def new_state(rules: Rules, n_players: int, seed: int) -> GameState:
     return GameState(rules, n_players, seed)
 
 
-__all__ = ["BUILDINGS", "ENVIRONMENT", "GameState", "new_state", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
+__all__ = ["BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
            "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]

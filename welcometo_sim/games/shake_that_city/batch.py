@@ -78,16 +78,17 @@ def batch_values(evaluator: Evaluator, view, rounds_left: int, boards: Sequence[
     linked = geo.flood(masks[ROAD] & geo.black, masks[ROAD])
     reach = geo.black | geo.nb(linked)
     cats = _categories(geo, pts, masks, nbs, linked, reach)
-    flips, progress = _slots(evaluator._slots, masks, built, free)
+    flips, flipped, progress = _slots(evaluator._slots, evaluator._slot_points, evaluator._slot_weights,
+                                      masks, built, free)
     family = rules.variant.family
-    now = (0 if family else cats) + flips * pts.bonus
+    now = (0 if family else cats) + flipped
     free_count = popcount(free)
     if rounds_left <= 0:
         final = now + 0.01 * flips - 0.001 * free_count
         if rules.variant.uses_construction:
             final = np.where(left > 0, -1000.0 - left, final)
         return final
-    value = now + evaluator.space * free_count + evaluator.bonus * pts.bonus * progress
+    value = now + evaluator.space * free_count + evaluator.bonus * (pts.bonus or 1) * progress
     if evaluator.open and not family:
         value = value + evaluator.open * _open_points(geo, masks, nbs, free, linked, reach)
     construction = evaluator.construction * (1 + evaluator.growth * (view.rounds - rounds_left))
@@ -151,12 +152,14 @@ def _homes(geo: _Geometry, pts: Points, masks, nbs) -> np.ndarray:
     return points
 
 
-def _slots(slots, masks, built, free) -> tuple[np.ndarray, np.ndarray]:
-    """Flipped bonus tiles per row, and the sum of squared progress of the others."""
+def _slots(slots, points, weights, masks, built, free) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: the flipped bonus tiles, their points, and the weighted sum of
+    squared progress of the others (see evaluation.slot_points)."""
     n = len(built)
     flips = np.zeros(n, dtype=np.int64)
+    flipped_points = np.zeros(n, dtype=np.int64)
     progress = np.zeros(n, dtype=np.float64)
-    for line, conds in slots:
+    for (line, conds), tile_points, weight in zip(slots, points, weights):
         line = U64(line)
         room = popcount(line & free)
         flipped = np.zeros(n, dtype=bool)
@@ -173,8 +176,9 @@ def _slots(slots, masks, built, free) -> tuple[np.ndarray, np.ndarray]:
                 share = np.where(need - have <= room, have / need, 0.0)
                 best = np.maximum(best, share)
         flips += flipped
-        progress = progress + np.where(flipped, 0.0, best * best)
-    return flips, progress
+        flipped_points += flipped * tile_points
+        progress = progress + np.where(flipped, 0.0, weight * best * best)
+    return flips, flipped_points, progress
 
 
 def _open_points(geo: _Geometry, masks, nbs, free, linked, reach) -> np.ndarray:

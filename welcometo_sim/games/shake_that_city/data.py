@@ -78,6 +78,8 @@ class GameData:
     west_rows: tuple[int, ...]
     corner_tile: int
     tiles: tuple[tuple[int, tuple[Condition, ...]], ...]
+    tile_points: tuple[tuple[int, int], ...]
+    """(tile id, points when flipped) for every tile: `bonus.points`, else `scoring.bonus`."""
     construction_cells: tuple[tuple[int, int], ...]
     construction_pairs: tuple[tuple[int, int], ...]
     solo_win: int
@@ -103,6 +105,10 @@ class GameData:
 
     def conditions(self, tile: int) -> tuple[Condition, ...]:
         return dict(self.tiles)[tile]
+
+    def tile_value(self, tile: int) -> int:
+        """The points bonus tile `tile` scores when flipped."""
+        return dict(self.tile_points)[tile]
 
 
 @lru_cache(maxsize=1)
@@ -194,13 +200,14 @@ def build(raw: dict) -> GameData:
         _int(pts, f"board.zone_points.{zone}", 0, MAX_POINTS)
     sides = tuple(_side(name, spec, rows, cols, zone_points)
                   for name, spec in _mapping(board["sides"], "board.sides").items())
+    scoring = _scoring(_mapping(raw["scoring"], "scoring"))
     data = GameData(
         cubes=counts, rounds=rounds,
         free_rounds=_int(raw["free_rounds"], "free_rounds", 0, rounds),
         pattern_size=size, rows=rows, cols=cols,
         zone_points=tuple(sorted(zone_points.items())), sides=sides,
-        scoring=_scoring(_mapping(raw["scoring"], "scoring")),
-        **_bonus(_mapping(raw["bonus"], "bonus"), rows, cols),
+        scoring=scoring,
+        **_bonus(_mapping(raw["bonus"], "bonus"), rows, cols, dict(scoring)["bonus"]),
         **_construction(_mapping(raw["construction"], "construction"), rows, cols),
         solo_win=_int(raw["solo"]["win"], "solo.win", 0, 100 * MAX_POINTS),
         solo_win_wild=_int(raw["solo"]["win_wild_nights"], "solo.win_wild_nights", 0,
@@ -245,7 +252,7 @@ def _scoring(spec: dict) -> tuple[tuple[str, Any], ...]:
     return tuple(out)
 
 
-def _bonus(spec: dict, rows: int, cols: int) -> dict:
+def _bonus(spec: dict, rows: int, cols: int, flip_points: int) -> dict:
     north = tuple(_int(c, f"bonus.north_columns[{i}]", 0, cols - 1)
                   for i, c in enumerate(_list(spec["north_columns"], "bonus.north_columns")))
     west = tuple(_int(r, f"bonus.west_rows[{i}]", 0, rows - 1)
@@ -266,7 +273,20 @@ def _bonus(spec: dict, rows: int, cols: int) -> dict:
         raise DataError("bonus.tiles", f"{len(tiles) - 1} tiles besides the corner one for "
                         f"{len(north) + len(west)} north and west slots")
     return {"north_columns": north, "west_rows": west, "corner_tile": corner,
-            "tiles": tuple(tiles)}
+            "tiles": tuple(tiles), "tile_points": _tile_points(spec.get("points"), dict(tiles), flip_points)}
+
+
+def _tile_points(spec: Any, tiles: dict, flip_points: int) -> tuple[tuple[int, int], ...]:
+    """Every tile's points when flipped: its `bonus.points` entry, else `flip_points`."""
+    given = {} if spec is None else _mapping(spec, "bonus.points")
+    points = dict.fromkeys(tiles, flip_points)
+    by_text = {str(tile): tile for tile in tiles}
+    for key, value in given.items():
+        tile = by_text.get(str(key))
+        if tile is None:
+            raise DataError(f"bonus.points.{key}", f"not a bonus tile (known: {', '.join(by_text)})")
+        points[tile] = _int(value, f"bonus.points.{key}", 0, MAX_POINTS)
+    return tuple(points.items())
 
 
 def _condition(spec: Any, path: str) -> Condition:

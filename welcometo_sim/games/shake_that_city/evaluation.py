@@ -45,6 +45,16 @@ def compiled_conditions(pts: Points, tiles: Sequence[int], layout: Layout) -> li
     return out
 
 
+def slot_points(pts: Points, tiles: Sequence[int]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """Per bonus slot: its tile's points, and its weight in the progress term
+    (points over `scoring.bonus`, the progress term's unit: exactly 1.0 for
+    every tile when no tile has points of its own, so that such games value
+    boards to the last bit as before tiles could)."""
+    points = tuple(pts.tile_points[tile] for tile in tiles)
+    unit = pts.bonus or 1
+    return points, tuple(p / unit for p in points)
+
+
 def slot_state(line: int, conds: list, masks: Sequence[int], built: int, free: int) -> tuple[bool, float]:
     """(flipped, best progress of a condition the line still has room for)."""
     room = (line & free).bit_count()
@@ -74,11 +84,14 @@ class Evaluator:
         self._rules = None
         self._tiles: tuple = ()
         self._slots: list[tuple] = []
+        self._slot_points: tuple[int, ...] = ()
+        self._slot_weights: tuple[float, ...] = ()
 
     def _prepare(self, view) -> None:
         if view.rules is not self._rules or view.tiles != self._tiles:
             self._rules, self._tiles = view.rules, view.tiles
             self._slots = compiled_conditions(view.rules.points, view.tiles, view.rules.layout)
+            self._slot_points, self._slot_weights = slot_points(view.rules.points, view.tiles)
 
     def value(self, board: Board, view, rounds_left: int) -> float:
         """The value of one board."""
@@ -91,8 +104,8 @@ class Evaluator:
         rules = view.rules
         base = _Base(board, rules.points)
         family, strict = rules.variant.family, rules.variant.uses_construction
-        bonus_points = rules.points.bonus
-        slots = self._slots
+        unit = rules.points.bonus or 1
+        slots, points, weights = self._slots, self._slot_points, self._slot_weights
         base_slots = [slot_state(line, conds, base.masks, base.built, base.free)
                       for line, conds in slots]
         construction = self.construction * (1 + self.growth * (view.rounds - rounds_left))
@@ -100,21 +113,22 @@ class Evaluator:
         for code, mask in placements:
             cand = base.after(code, mask)
             touched = mask | (cand.free & ~base.free)
-            flips, progress = 0, 0.0
-            for (line, conds), state in zip(slots, base_slots):
+            flips, flipped, progress = 0, 0, 0.0
+            for (line, conds), state, tile_points, weight in zip(slots, base_slots, points, weights):
                 if line & touched:
                     state = slot_state(line, conds, cand.masks, cand.built, cand.free)
                 if state[0]:
                     flips += 1
+                    flipped += tile_points
                 else:
-                    progress += state[1] * state[1]
-            now = (0 if family else cand.points) + flips * bonus_points
+                    progress += weight * state[1] * state[1]
+            now = (0 if family else cand.points) + flipped
             left = cand.tiles_left
             if rounds_left <= 0:
                 out.append(-1000.0 - left if strict and left
                            else now + 0.01 * flips - 0.001 * cand.free.bit_count())
                 continue
-            value = now + self.space * cand.free.bit_count() + self.bonus * bonus_points * progress
+            value = now + self.space * cand.free.bit_count() + self.bonus * unit * progress
             if self.open and not family:
                 value += self.open * cand.open_points()
             out.append(value - construction * left)

@@ -8,7 +8,8 @@ Every rule is a few bit operations on the board's masks (see `board.py`):
 - shops: linked to a black edge (directly or through a linked road), worth their zone's points;
 - homes: 2 per group of adjacent homes, 0 when the group touches a factory; seaside: +1 per
   group on the beach edge;
-- bonus: 3 per bonus tile one of whose conditions holds on the line its slot points to.
+- bonus: 3 (or the tile's own `bonus.points`) per bonus tile one of whose conditions holds on the
+  line its slot points to.
 
 The point values are `data.yaml`'s `scoring` block.
 """
@@ -61,6 +62,7 @@ class Points:
         self.home_beach_despite_factory = bool(get("home_beach_despite_factory"))
         self.bonus = get("bonus")
         self.conditions = MappingProxyType({tile: data.conditions(tile) for tile in data.tile_ids})
+        self.tile_points = MappingProxyType(dict(data.tile_points))
         self._frozen = True
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -157,14 +159,15 @@ def score(board: Board, pts: Points, tiles: Sequence[int], family: bool = False,
     """The full breakdown of one board (family: only bonus tiles score; construction:
     a board with construction tiles left scores a total of 0)."""
     layout, masks = board.layout, board.masks
-    flipped = sum(flipped_tiles(layout, pts, tiles, masks))
+    flags = flipped_tiles(layout, pts, tiles, masks)
+    flipped = sum(flags)
     if family:
         parts = [0, 0, 0, 0, 0]
     else:
         parts = [roads_points(layout, pts, masks[ROAD]), parks_points(layout, pts, masks),
                  factories_points(layout, pts, masks), shops_points(layout, masks),
                  homes_points(layout, pts, masks)]
-    bonus = flipped * pts.bonus
+    bonus = sum(pts.tile_points[tile] for tile, flag in zip(tiles, flags) if flag)
     left = len(board.construction)
     qualified = not (construction and left)
     total = sum(parts) + bonus if qualified else 0
