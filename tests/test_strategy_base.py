@@ -71,8 +71,9 @@ def test_compatibility_path_an_instance_given_as_a_seat_is_bound_to_its_seats_ge
 
 
 def test_compatibility_path_params_first_still_builds_the_strategy_with_a_warning():
-    with pytest.warns(DeprecationWarning, match=r"GreedyStrategy\(rng, params\)"):
+    with pytest.warns(DeprecationWarning, match=r"GreedyStrategy\(rng, params\)") as warned:
         old = CityGreedy({"open": 0.25})
+    assert [w.filename for w in warned] == [__file__]  # named at the caller's line, not in the library
     assert old.params == CityGreedy(None, {"open": 0.25}).params
     by_name = play_city([{"strategy": "greedy", "params": {"open": 0.25}}, "random"], 8)
     by_old_object = play_city([old, "random"], 8)

@@ -57,7 +57,8 @@ class BaseStrategy:
         if rng is not None and type(rng) is not np.random.Generator and isinstance(rng, Mapping) and params is None:
             # Shake That City's first API: Strategy(params)
             warnings.warn(f"{type(self).__name__}(params) is deprecated: pass the seat's generator first, "
-                          f"{type(self).__name__}(rng, params)", DeprecationWarning, stacklevel=2)
+                          f"{type(self).__name__}(rng, params)", DeprecationWarning,
+                          stacklevel=_construction_site(self))
             rng, params = None, rng
         self.rng = _placeholder_generator() if rng is None else rng
         self.params = resolve_params(type(self), _plain(params))
@@ -75,6 +76,16 @@ class BaseStrategy:
         generator before the first decision. Override only to pass the
         generator on (e.g. to an inner strategy), calling this one too."""
         self.seat, self.rng = seat, rng
+
+
+def _construction_site(strategy: BaseStrategy) -> int:
+    """The warning stack level of the code that made `strategy`: past this
+    class's `__init__` and those of its subclasses, so that the warning names
+    the caller's line (and Python shows it there by default)."""
+    level, frame = 2, sys._getframe(2)
+    while frame is not None and frame.f_code.co_name == "__init__" and frame.f_locals.get("self") is strategy:
+        level, frame = level + 1, frame.f_back
+    return level
 
 
 def _plain(params: Any) -> Any:
