@@ -122,7 +122,8 @@ def test_stepping_a_state_by_hand_with_a_strategy_gives_the_game_play_game_plays
     greedy = load_strategy("greedy")
     seats = [Seat("a", "greedy", greedy), Seat("b", "greedy", greedy)]
     expected = play_game(Variant(), seats, 21, record=True).record
-    from welcometo_sim.rules.game import HOOKS, seat_generators
+    from welcometo_sim.rules.game import HOOKS
+    from welcometo_sim.rules.seeding import seat_generators
 
     state = WelcomeState(Variant(), 2, 21, record=True)
     strategies = [greedy(rng) for rng in seat_generators(21, 2)[1]]
@@ -137,13 +138,11 @@ def test_stepping_a_state_by_hand_with_a_strategy_gives_the_game_play_game_plays
 
 
 def test_shake_that_city_stepped_by_hand_gives_the_game_play_game_plays():
-    from welcometo_sim.games.shake_that_city.game import seat_generators
     from welcometo_sim.games.shake_that_city.strategies import seat_strategies
+    from welcometo_sim.rules.seeding import seat_generators
 
     expected = play_city(["greedy", "random"], 13)
-    players = seat_strategies(["greedy", "random"])
-    for seat, (player, rng) in enumerate(zip(players, seat_generators(13, 2)[1])):
-        player.strategy.bind(seat, rng)
+    players = seat_strategies(["greedy", "random"], seat_generators(13, 2)[1])
     state = CityState(stc_rules({}, 2), 2, 13)
     play_out(state, lambda d: players[d.seat].strategy.choose(d.view, d.options[:]))
     assert state.scores() == expected.record["scores"]

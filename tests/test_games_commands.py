@@ -70,7 +70,7 @@ def test_run_prints_the_games_own_categories(capsys, tmp_path):
 def test_records_verify_and_a_tampered_one_does_not(capsys, tmp_path):
     records = run_folder(capsys, tmp_path, "rec") / "records.jsonl"
     lines = records.read_text().splitlines()
-    assert [json.loads(line)["index"] for line in lines] == list(range(6))
+    assert [json.loads(line)["game"] for line in lines] == list(range(6))
     code, out, err = wtsim(["verify", str(records)], capsys)
     assert code == 0 and out.strip().endswith("6 records checked, 0 with problems"), (out, err)
     tampered = json.loads(lines[3])
@@ -291,7 +291,7 @@ def test_show_past_the_last_turn_is_one_error_line_for_both_games(game, capsys, 
 @pytest.mark.parametrize("malformed", [
     lambda r: r.pop("rounds"),
     lambda r: r.update(seed="five"),
-    lambda r: r.update(version=2),
+    lambda r: r.update(format="welcometo-sim/shake-that-city/game/3"),
     lambda r: r["rounds"][0].pop("moves"),
 ])
 def test_verify_of_a_malformed_record_of_the_game_exits_2(malformed, capsys, tmp_path, stc_record):

@@ -21,7 +21,7 @@ from helpers import user_error, wtsim
 from welcometo_sim.api import execute
 from welcometo_sim.cli.info import complete_schema_game
 from welcometo_sim.config import parse_config
-from welcometo_sim.games.shake_that_city.game import GAME_NAME, RECORD_VERSION
+from welcometo_sim.games.shake_that_city.game import GAME_NAME, RECORD_FORMAT
 from welcometo_sim.schemas import (SCHEMA_GAMES, TABLE_FORMATS, UnknownSchemaGame, record_schema,
                                    table_schema)
 from welcometo_sim.sim.results import read_table
@@ -69,17 +69,30 @@ def test_the_configs_cover_every_variant():
 
 def test_schema_names_the_game_and_its_record_version():
     schema = record_schema(GAME_NAME)
-    assert schema["properties"]["game"] == {"const": GAME_NAME, "description": schema["properties"]["game"]["description"]}
-    assert schema["properties"]["version"]["const"] == RECORD_VERSION
-    assert schema["$id"] == f"urn:welcometo-sim:schema:{GAME_NAME}:{RECORD_VERSION}"
+    assert schema["properties"]["format"]["const"] == RECORD_FORMAT == f"welcometo-sim/{GAME_NAME}/game/2"
+    assert schema["$id"] == f"urn:welcometo-sim:schema:{GAME_NAME}:2"
     assert record_schema() != schema and record_schema()["properties"]["format"]["const"] == "welcometo-sim/game/1"
+
+
+def test_both_games_records_share_the_envelope():
+    """The same field names, in the same order, for format, game number, seed,
+    variant and players, and the same player entries."""
+    ours, welcome_to = record_schema(GAME_NAME), record_schema()
+    envelope = ["format", "game", "seed", "variant", "players"]
+    assert list(ours["properties"])[:5] == envelope == [k for k in welcome_to["properties"] if k != "deal"][:5]
+    assert set(envelope) <= set(ours["required"]) & set(welcome_to["required"])
+    for key in ("game", "seed"):
+        assert {k: v for k, v in ours["properties"][key].items() if k != "description"} == \
+               {k: v for k, v in welcome_to["properties"][key].items() if k != "description"}
+    assert ours["properties"]["players"]["items"]["required"] == \
+        welcome_to["properties"]["players"]["items"]["required"] == ["seat", "name", "strategy"]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_variant_writes_records_the_schema_accepts(records, validator, variant):
     assert len(records[variant]) == 2
     for record in records[variant]:
-        assert record["game"] == GAME_NAME
+        assert record["format"] == RECORD_FORMAT and isinstance(record["game"], int)
         assert problems(validator, record) == []
 
 
@@ -93,7 +106,7 @@ def test_the_records_hold_what_the_schema_tells_apart(records):
     assert all(m is None or not m[1] for m in moves("base"))
     assert all(len(r["construction"]) == 4 for name in ("construction", "solo") for r in records[name])
     assert all(r["construction"] == [] for r in records["base"] + records["family"])
-    assert records["seaside"][0]["params"]["variant"]["side"] == "seaside"
+    assert records["seaside"][0]["variant"]["side"] == "seaside"
     assert any(m is None for name in records for m in moves(name))
 
 
@@ -101,7 +114,7 @@ def test_a_record_with_overrides_is_held_to_the_engine_limits_not_the_shipped_da
     record = lines_of(played(tmp_path, VARIANTS["base"], games=1, overrides={"rounds": 10}))[0]
     assert len(record["rounds"]) == 10
     assert problems(validator, record) == []
-    record["params"]["overrides"] = {}
+    record["variant"]["overrides"] = {}
     assert problems(validator, record), "a record of the shipped data has 15 rounds"
 
 
@@ -120,9 +133,14 @@ def _pattern(record: dict, text: str) -> None:
 MUTATIONS = {
     "seed missing": lambda r: r.pop("seed"),
     "scores missing": lambda r: r.pop("scores"),
-    "index missing": lambda r: r.pop("index"),
-    "another game": lambda r: r.update(game="welcome-to"),
-    "another version": lambda r: r.update(version=2),
+    "game number missing": lambda r: r.pop("game"),
+    "the game's name as its number": lambda r: r.update(game=GAME_NAME),
+    "another game": lambda r: r.update(format="welcometo-sim/game/1"),
+    "another version": lambda r: r.update(format=f"welcometo-sim/{GAME_NAME}/game/3"),
+    "the first form's index": lambda r: r.update(index=0),
+    "a player without a strategy": lambda r: r["players"][0].pop("strategy"),
+    "players as names": lambda r: r.update(players=[p["name"] for p in r["players"]]),
+    "overrides missing": lambda r: r["variant"].pop("overrides"),
     "a seed that is text": lambda r: r.update(seed=str(r["seed"])),
     "qualified as text": lambda r: r["scores"][0].update(qualified="yes"),
     "a negative score": lambda r: r["scores"][0].update(roads=-1),
@@ -140,12 +158,12 @@ MUTATIONS = {
     "a corner tile that is not 1": lambda r: r["tiles"].reverse(),
     "a tile twice": lambda r: r["tiles"].__setitem__(1, r["tiles"][2]),
     "construction tiles without the variant": lambda r: r.update(construction=[[1, 1, 0]]),
-    "family and solo together": lambda r: r["params"]["variant"].update(family=True, solo=True),
-    "an unknown side": lambda r: r["params"]["variant"].update(side="mountain"),
+    "family and solo together": lambda r: r["variant"].update(family=True, solo=True),
+    "an unknown side": lambda r: r["variant"].update(side="mountain"),
     "a start player seat out of range": lambda r: r.update(start_player=12),
-    "five seats": lambda r: [r[key].extend(r[key][:1] * 3) for key in ("players", "strategies", "scores", "boards")],
-    "one seat without the solo rules": lambda r: [r[key].pop() for key in ("players", "strategies", "scores", "boards")],
-    "a negative tile supply": lambda r: r["params"]["variant"].update(tile_supply=-1),
+    "five seats": lambda r: [r[key].extend(r[key][:1] * 3) for key in ("players", "scores", "boards")],
+    "one seat without the solo rules": lambda r: [r[key].pop() for key in ("players", "scores", "boards")],
+    "a negative tile supply": lambda r: r["variant"].update(tile_supply=-1),
     "an unknown field": lambda r: r.update(comment="x"),
     "an unknown score field": lambda r: r["scores"][0].update(style=3),
 }

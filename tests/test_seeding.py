@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from welcometo_sim.rules import seeding
-from welcometo_sim.rules.game import seat_generators
-from welcometo_sim.rules.seeding import SeedFamily
+from welcometo_sim.games.shake_that_city import game as city_game
+from welcometo_sim.games.shake_that_city import load_rules as city_rules
+from welcometo_sim.rules import game as welcome_to_game
+from welcometo_sim.rules.seeding import SeedFamily, seat_generators
 from welcometo_sim.sim.runner import game_seed, game_seeds
 
 SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200), st.integers(0, 2**2000))
@@ -43,6 +45,23 @@ def test_game_generators_are_the_children_of_the_game_seed(seed):
     children = np.random.SeedSequence(seed).spawn(5)
     expected = [np.random.default_rng(c).bit_generator.state for c in children]
     assert [g.bit_generator.state for g in (game, *seats)] == expected
+
+
+def test_both_games_take_their_generators_from_the_one_scheme():
+    assert welcome_to_game.seat_generators is seat_generators
+    assert city_game.seat_generators is seat_generators
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**40 + 1])
+def test_a_shake_that_city_deal_is_drawn_from_numpys_child_zero(seed):
+    rules = city_rules(None, 2)
+    numpy_game = np.random.default_rng(numpy_child(seed, 0))
+    setup = city_game.draw_setup(rules, numpy_game, 2)
+    first_shake = city_game.shake(numpy_game, city_game.start_shaker(rules.data, rules.variant.wild_nights),
+                                  rules.data.pattern_size ** 2)
+    dealt = city_game.deal(rules, seed, 2)
+    assert dealt.setup == setup
+    assert dealt.patterns[0] == first_shake
 
 
 @pytest.mark.parametrize("run_seed,index", [(0, 0), (1, 5), (12345, 99999), (2**40, 3)])

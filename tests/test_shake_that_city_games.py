@@ -284,11 +284,11 @@ def test_numpy_values_in_an_answer_count_as_plain_ones():
 
 
 def test_strategy_parameters_are_checked():
-    with pytest.raises(ValueError, match="greedy: unknown parameter 'opne'"):
+    with pytest.raises(ValueError, match="strategy 'greedy': unknown parameter 'opne'"):
         play_game([{"strategy": "greedy", "params": {"opne": 1.0}}], 1)
-    with pytest.raises(ValueError, match="lookahead: candidates and samples must be at least 1"):
+    with pytest.raises(ValueError, match="strategy 'lookahead': candidates and samples must be at least 1"):
         play_game([{"strategy": "lookahead", "params": {"samples": 0}}], 1)
-    with pytest.raises(ValueError, match="expects an integer"):
+    with pytest.raises(ValueError, match=r"parameter 'samples' must be a number \(an integer\)"):
         play_game([{"strategy": "lookahead", "params": {"samples": 2.5}}], 1)
     with pytest.raises(ValueError, match="unknown strategy 'gredy'"):
         play_game(["gredy"], 1)
@@ -370,7 +370,7 @@ class CheckedLookahead(Strategy):
         super().__init__()
         from welcometo_sim.games.shake_that_city.strategies import LookaheadStrategy
 
-        self.inner = LookaheadStrategy({"candidates": 4, "samples": 3})
+        self.inner = LookaheadStrategy(None, {"candidates": 4, "samples": 3})
         self.checked = 0
 
     def bind(self, seat, rng):
@@ -409,7 +409,7 @@ def test_a_record_with_overrides_replays_through_json():
                             "scoring": {"road": 2}}}
     result = play_game(["greedy", "greedy"], 9, params)
     record = json.loads(json.dumps(result.record))
-    assert record["params"]["overrides"]["scoring"] == {"road": 2}
+    assert record["variant"]["overrides"]["scoring"] == {"road": 2}
     assert replay(record).rows == result.rows
     assert all(row["roads"] % 2 == 0 for row in result.rows)
 

@@ -67,12 +67,12 @@ def test_two_to_four_seats_play_and_one_seat_plays_solo(seats):
 
 def test_verify_rejects_records_with_seats_the_rules_do_not_allow(capsys, tmp_path):
     five = play_game(["random"] * 4, 3).record
-    for key in ("players", "strategies", "scores", "boards"):
+    for key in ("players", "scores", "boards"):
         five[key].append(five[key][0])
     for entry in five["rounds"]:
         entry["moves"].append(entry["moves"][0])
     lone = play_game(["random", "random"], 4).record
-    for key in ("players", "strategies", "scores", "boards"):
+    for key in ("players", "scores", "boards"):
         lone[key].pop()
     for entry in lone["rounds"]:
         entry["moves"].pop()
@@ -91,9 +91,9 @@ def test_verify_rejects_records_with_seats_the_rules_do_not_allow(capsys, tmp_pa
 def test_the_supply_is_forty_of_each_type_by_default_and_kept_in_the_record():
     assert load_rules({}).variant.tile_supply == TILE_SUPPLY == 40
     record = play_game(["random", "random"], 2).record
-    assert record["params"]["variant"]["tile_supply"] == 40
+    assert record["variant"]["tile_supply"] == 40
     assert play_game(["random", "random"], 2, {"variant": {"tile_supply": None}}).record[
-        "params"]["variant"]["tile_supply"] is None
+        "variant"]["tile_supply"] is None
 
 
 @pytest.mark.parametrize("value", [-1, "40", True, 2.5])
@@ -144,7 +144,7 @@ def test_replay_holds_a_record_to_its_supply():
     unlimited = play_game(["greedy"] * 4, 0, {"variant": {"tile_supply": None}})
     most = max(tiles_taken(unlimited).values())
     record = json.loads(json.dumps(unlimited.record))
-    record["params"]["variant"]["tile_supply"] = most - 1
+    record["variant"]["tile_supply"] = most - 1
     with pytest.raises(ReplayError, match=OVERDRAWN):
         replay(record)
 
@@ -154,8 +154,8 @@ def test_a_record_from_before_the_supply_replays_with_an_unlimited_one():
     seed = next(s for s in range(30)
                 if max(tiles_taken(play_game(["greedy"] * 4, s, {"variant": {"tile_supply": None}})).values()) > 40)
     record = play_game(["greedy"] * 4, seed, {"variant": {"tile_supply": None}}).record
-    del record["params"]["variant"]["tile_supply"]
+    del record["variant"]["tile_supply"]
     assert replay(record).record["scores"] == record["scores"]
-    record["params"]["variant"]["tile_supply"] = 40
+    record["variant"]["tile_supply"] = 40
     with pytest.raises(ReplayError, match=OVERDRAWN):
         replay(record)

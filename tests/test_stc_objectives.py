@@ -58,7 +58,7 @@ def test_every_tile_is_in_every_trial_game_and_its_round_is_the_records():
     def keep(chunk) -> None:
         for line in chunk.records:
             record = json.loads(line)
-            records[record["index"]] = record
+            records[record["game"]] = record
     columns, _ = run_chunks(replace(spec, games=3), record=True, on_chunk=keep)
     rules = load_rules(spec.game_params, 2)
     tiles = sorted(f"tile-{t}" for t in rules.data.tile_ids)

@@ -79,7 +79,7 @@ def test_an_unknown_parameter_of_the_games_strategy_is_one_line(capsys):
 def test_a_bound_the_games_strategy_refuses_and_a_solo_table_are_one_line(capsys):
     line = user_error(["tune", "lookahead", "--config", str(STC), "--param", "candidates=0:3"], capsys)
     assert line == ("wtsim: error: --param 'candidates=0:3': "
-                    "lookahead: candidates and samples must be at least 1")
+                    "strategy 'lookahead': candidates and samples must be at least 1")
     solo = ROOT / "configs" / "shake-that-city-solo.yaml"
     line = user_error(["tune", "greedy", "--config", str(solo), "--param", "open=0:1"], capsys)
     assert line == "wtsim: error: tune: variant.solo: solo is for exactly 1 player, not 2"

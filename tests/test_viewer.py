@@ -10,6 +10,7 @@ from functools import lru_cache
 import pytest
 
 from welcometo_sim.games import load_game
+from welcometo_sim.games.records import numbered
 from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.rules.boards import joined
 from welcometo_sim.rules.replay import replay
@@ -134,10 +135,10 @@ def test_write_html_writes_the_page(tmp_path):
 
 @pytest.fixture
 def records_file(tmp_path):
-    """A records.jsonl of one Welcome To game (game 0) and one Shake That City game (index 1)."""
+    """A records.jsonl of one Welcome To game (game 0) and one Shake That City game (game 1)."""
     other = load_game("shake-that-city").play(["random", "random"], 3).record
     path = tmp_path / "records.jsonl"
-    path.write_text(json.dumps(recorded()) + "\n" + json.dumps({**other, "index": 1}) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(recorded()) + "\n" + json.dumps(numbered(other, 1)) + "\n", encoding="utf-8")
     return path
 
 

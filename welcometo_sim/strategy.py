@@ -18,7 +18,6 @@ Strategies are named by
 
 from __future__ import annotations
 
-import copy
 import importlib
 import importlib.util
 import sys
@@ -32,6 +31,7 @@ import yaml
 
 from .compiled_core import installed_name
 from .config_files import bounded_yaml, merge_params
+from .games.strategy_base import BaseStrategy, StrategyLoadError, resolve_params
 from .messages import clipped, shown
 from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
@@ -50,29 +50,19 @@ __all__ = [
 ENTRY_POINT_GROUP = "welcometo_sim.strategies"
 
 
-class StrategyLoadError(ValueError):
-    """A strategy name, path or parameter that cannot be used."""
+class Strategy(BaseStrategy):
+    """Base class of every Welcome To strategy. Override `choose_play` at least.
 
-
-class Strategy:
-    """Base class of every strategy. Override `choose_play` at least.
-
-    Class attributes: `name` (the registered id) and `defaults` (parameters
-    and their default values; YAML and the command line may set only these).
+    Made as ``Strategy(rng, params)``, the seat's generator first (see
+    :class:`~welcometo_sim.games.strategy_base.BaseStrategy`, the base of every
+    game's strategies): `self.rng` is the seat's generator, `self.params` the
+    class's `defaults` overlaid with the given parameters. Class attributes:
+    `name` (the registered id) and `defaults` (parameters and their default
+    values; YAML and the command line may set only these).
     """
 
     name: ClassVar[str] = "strategy"
     defaults: ClassVar[dict[str, Any]] = {}
-
-    def __init__(self, rng: np.random.Generator, params: dict[str, Any] | None = None) -> None:
-        self.rng = rng
-        self.params = resolve_params(type(self), params or {})
-
-    @classmethod
-    def check_params(cls, params: dict[str, Any]) -> None:
-        """Raise ValueError, in one line, when parameters of the right types still
-        cannot be played with (e.g. a search width of 0), so that a config is
-        rejected when it is loaded rather than in the middle of a run. Default: any."""
 
     def choose_play(self, view: PlayerView, plays: list[Play | None]) -> Play | None:
         """Pick the play to make. `None` appears in `plays` only when a permit
@@ -121,85 +111,6 @@ def complete_all(view: PlayerView, claimable: Sequence[PlanClaim]) -> list[PlanC
             apply_claim(sheet, view.plans, claim, view.turn)
             chosen.append(claim)
     return chosen
-
-
-# ------------------------------------------------------------------ parameters
-_RESOLVED: dict[tuple[type, str], dict[str, Any]] = {}
-_RESOLVED_LIMIT = 256
-
-
-def resolve_params(cls: type, params: dict[str, Any]) -> dict[str, Any]:
-    """Defaults of `cls` overlaid with `params`; unknown keys and wrong types raise.
-
-    Strategies are built anew for every game, so each (class, parameters)
-    pair is resolved once and every call gets its own copy of the result: a
-    strategy may change its `params` without touching the next game's. The
-    parameters' repr is the key (it tells 1, 1.0 and True apart)."""
-    key = (cls, repr(params))
-    resolved = _RESOLVED.get(key)
-    if resolved is None:
-        resolved = _resolve(cls, params)
-        if len(_RESOLVED) >= _RESOLVED_LIMIT:
-            _RESOLVED.clear()
-        _RESOLVED[key] = resolved
-    return _copy_tree(resolved)
-
-
-def _copy_tree(value: Any) -> Any:
-    """A deep copy of a parameter tree, several times cheaper than copy.deepcopy
-    for the dicts, lists and scalars parameters are made of."""
-    if isinstance(value, dict):
-        return {key: _copy_tree(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy_tree(item) for item in value]
-    if value is None or isinstance(value, (str, int, float)):
-        return value
-    return copy.deepcopy(value)
-
-
-def _resolve(cls: type, params: dict[str, Any]) -> dict[str, Any]:
-    merged = copy.deepcopy(cls.defaults)
-    _overlay(merged, params, cls.name, "")
-    try:
-        cls.check_params(merged)
-    except ValueError as exc:
-        raise StrategyLoadError(f"strategy {shown(cls.name)}: {exc}") from None
-    return merged
-
-
-def _overlay(target: dict, updates: dict, strategy: str, prefix: str) -> None:
-    if not isinstance(updates, dict):
-        raise StrategyLoadError(f"strategy {shown(strategy)}: parameters{prefix and ' ' + prefix} must be a mapping")
-    for key, value in updates.items():
-        path = f"{prefix}.{key}" if prefix else str(key)
-        if key not in target:
-            known = ", ".join(sorted(target)) or "none"
-            raise StrategyLoadError(f"strategy {shown(strategy)}: unknown parameter {shown(path)} (known: {known})")
-        current = target[key]
-        if isinstance(current, dict):
-            _overlay(current, value, strategy, path)
-        elif isinstance(current, bool):
-            if not isinstance(value, bool):
-                raise StrategyLoadError(f"strategy {shown(strategy)}: parameter {shown(path)} must be true or false")
-            target[key] = value
-        elif isinstance(current, (int, float)):
-            target[key] = _number(value, current, strategy, path)
-        else:
-            target[key] = value
-
-
-def _number(value: Any, default: int | float, strategy: str, path: str) -> int | float:
-    """A numeric parameter: an integer where the default is one, a finite float otherwise."""
-    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if isinstance(default, int):
-        if numeric and isinstance(value, int):
-            return value
-        kind = "an integer"
-    else:
-        if numeric and abs(value) <= sys.float_info.max:  # finite, and float() cannot overflow
-            return float(value)
-        kind = "finite"
-    raise StrategyLoadError(f"strategy {shown(strategy)}: parameter {shown(path)} must be a number ({kind}), got {shown(value)}")
 
 
 def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:

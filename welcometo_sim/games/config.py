@@ -119,7 +119,7 @@ def _player(entry: Any, registry: dict, game: str, where: str, at: str,
         raise _fail(f"{where}: {at}.params: must be a mapping")
     params = {**params, **inline}
     try:
-        registry[ref](params)
+        registry[ref](None, params)
     except (ValueError, TypeError) as exc:
         if from_file:  # the strategy's message may quote a value of the file, which may hold secrets
             raise _fail(f"{where}: {at}.params: refused by strategy {shown(ref)} with the params_file's "

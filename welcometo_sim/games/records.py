@@ -1,8 +1,14 @@
 """Records of any game in one records.jsonl: which game a record is of, its game
 number in the run, and the checks and text of `wtsim verify` and `wtsim show`.
 
-A Welcome To record keeps its game number in `game`; another game's record names
-the game in `game` (e.g. "shake-that-city") and keeps the number in `index`.
+Every game's record opens with the same envelope (RECORDS.md §1): `format`
+(which game and which version of its record), `game` (the game number in the
+run, written by the runner), `seed`, `variant` and `players` (one
+``{seat, name, strategy}`` per seat); the game's own fields follow. A Welcome
+To record's format is ``welcometo-sim/game/1``; another game's is
+``welcometo-sim/<game>/game/<version>``. Records of Shake That City's first
+form (``"game": "shake-that-city", "version": 1``, the game number in
+`index`) are still read.
 """
 
 from __future__ import annotations
@@ -10,25 +16,46 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..rules.record_format import RecordFormatError
-from . import GAMES, load_game
+from . import GAMES, game_module
+
+FORMAT_PREFIX = "welcometo-sim/"
+FORMAT_KIND = "/game/"
+
+
+def format_game(record_format: Any) -> str | None:
+    """The game a record `format` names (``welcometo-sim/<game>/game/<version>``),
+    None when it names none (Welcome To's ``welcometo-sim/game/1``, or not a format)."""
+    if not isinstance(record_format, str) or not record_format.startswith(FORMAT_PREFIX):
+        return None
+    name, kind, _version = record_format[len(FORMAT_PREFIX):].rpartition(FORMAT_KIND)
+    return name if kind and name else None
 
 
 def record_game(record: Any) -> str | None:
-    """The registered game a record is of, or None for a Welcome To record."""
-    game = record.get("game") if isinstance(record, Mapping) else None
-    return game if isinstance(game, str) and game in GAMES else None
+    """The registered game other than Welcome To a record is of, or None for a
+    Welcome To record (and for anything that is no record of a known game)."""
+    if not isinstance(record, Mapping):
+        return None
+    name = format_game(record.get("format"))
+    if name is None:
+        first_form = record.get("game")  # another game's first form named the game here
+        name = first_form if isinstance(first_form, str) and "format" not in record else None
+    return name if name in GAMES else None
 
 
 def record_index(record: Any) -> Any:
     """The record's game number in its run (None when it has none)."""
     if not isinstance(record, Mapping):
         return None
-    return record.get("index") if record_game(record) else record.get("game")
+    number = record.get("game")
+    return record.get("index") if isinstance(number, str) else number
 
 
-def _game(record: Mapping):
-    params = record.get("params")
-    return load_game(record_game(record), params if isinstance(params, Mapping) else None)
+def numbered(record: Mapping, index: int) -> dict:
+    """`record` with its game number in the run: `game`, right after `format`
+    (where the runner puts it in every game's record)."""
+    return {"format": record["format"], "game": index,
+            **{key: value for key, value in record.items() if key not in ("format", "game")}}
 
 
 def problems(record: Mapping) -> list[str]:
@@ -36,7 +63,7 @@ def problems(record: Mapping) -> list[str]:
     does). A record not shaped like one of the game raises its RecordFormatError
     (a rules.record_format.RecordFormatError), as a malformed Welcome To record does."""
     try:
-        _game(record).replay(record)
+        game_module(record_game(record)).replay(record)
     except RecordFormatError:
         raise
     except ValueError as exc:
@@ -47,4 +74,4 @@ def problems(record: Mapping) -> list[str]:
 def render(record: Mapping, round_: int | None = None) -> str:
     """The boards of a record of another game after `round_` (default: the end);
     the game's ReplayError (a ValueError) when the record does not replay."""
-    return _game(record).render(record, round_)
+    return game_module(record_game(record)).render(record, round_)

@@ -12,6 +12,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant, players_from_refs,
                       read_variant_config, variant_config_section)
+from .records import numbered
 from ..rules.game import Game as _Game
 from ..rules.game import GameState, Seat
 from ..rules.replay import ReplayError, final_block, replay as _replay, verify
@@ -85,8 +86,7 @@ def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Re
                    rules.plans, True).play()
     columns = game_rows(spec, 0, result)
     rows = [{c: columns[c][seat] for c in RESULT_COLUMNS} for seat in range(len(players))]
-    return Result(rows, {"format": result.record["format"], "game": 0,
-                         **{k: v for k, v in result.record.items() if k != "format"}})
+    return Result(rows, numbered(result.record, 0))
 
 
 def new_state(rules: Rules, n_players: int, seed: int) -> GameState:

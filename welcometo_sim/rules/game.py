@@ -31,7 +31,7 @@ from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_opti
 from .record_format import DEAL_FORMAT
 from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
-from .seeding import SeedFamily
+from .seeding import seat_generators
 from .sheet import Sheet
 from .variant import Variant
 
@@ -365,14 +365,6 @@ class GameResult:
     plan_first_turn: list[int | None]
     record: dict | None = field(default=None)
     race: list[int | None] = field(default_factory=lambda: [None, None, None])
-
-
-def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The game's own generator (deck, plans) and one independent generator per
-    seat: ``default_rng`` of the children ``SeedSequence(seed, spawn_key=(i,))``
-    (those of ``SeedSequence(seed).spawn(1 + n_players)``), made by `seeding`."""
-    family = SeedFamily(seed)
-    return family.generator(0), [family.generator(i) for i in range(1, 1 + n_players)]
 
 
 def draw_plans(variant: Variant, rng: np.random.Generator,

@@ -1,9 +1,11 @@
-"""numpy's seed derivation, computed quickly for the many games of a run.
+"""The one seat-generator scheme of every game, and numpy's seed derivation
+computed quickly for the many games of a run.
 
 A run seeds game i with 63 bits of ``SeedSequence(run_seed, spawn_key=(i,))``,
-and a game seeds its own generator and each seat's with the children
-``SeedSequence(game_seed, spawn_key=(k,))`` (child 0: deck and plans; child
-k + 1: seat k). numpy makes each of these in about 30 µs, mostly
+and every game seeds its own generator and each seat's with the children
+``SeedSequence(game_seed, spawn_key=(k,))`` (child 0: the game's chance, a
+Welcome To deck and plans or a Shake That City set-up and shakes; child
+k + 1: seat k's strategy): :func:`seat_generators` makes them. numpy makes each of these in about 30 µs, mostly
 argument handling around a few dozen 32-bit integer operations: in a random
 one-player game that is a tenth of the time. This module computes the same
 words with the same hash (numpy's SeedSequence algorithm, pool size 4),
@@ -210,3 +212,13 @@ class _PreparedSeed(ISpawnableSeedSequence):
 
     def __reduce__(self):
         return self.sequence().__reduce__()
+
+
+def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The game's own generator (its chance: deals, shakes) and one independent
+    generator per seat: ``default_rng`` of the children
+    ``SeedSequence(seed, spawn_key=(i,))`` (those of
+    ``SeedSequence(seed).spawn(1 + n_players)``). Every game makes its
+    generators here, so a seat's stream depends on the seed and the seat alone."""
+    family = SeedFamily(seed)
+    return family.generator(0), [family.generator(i) for i in range(1, 1 + n_players)]

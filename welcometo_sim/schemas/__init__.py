@@ -2,10 +2,11 @@
 against (docs/RECORDS.md describes them in words), for each game:
 
 - `record_schema`: the JSON Schema (draft 2020-12) of one game record, a line
-  of records.jsonl. Welcome To's carry ``"format": "welcometo-sim/game/1"``
-  (``record.schema.json``); Shake That City's carry ``"game":
-  "shake-that-city"`` and ``"version": 1`` (``shake-that-city.record.schema.json``).
-  Both files ship beside this one.
+  of records.jsonl. Every game's records open with the same envelope
+  (``format``, ``game`` number, ``seed``, ``variant``, ``players``). Welcome
+  To's carry ``"format": "welcometo-sim/game/1"`` (``record.schema.json``);
+  Shake That City's ``"format": "welcometo-sim/shake-that-city/game/2"``
+  (``shake-that-city.record.schema.json``). Both files ship beside this one.
 - `table_schema`: the result table's columns in order, with their pandas
   dtypes, format ``welcometo-sim/table/1`` (Welcome To) or
   ``welcometo-sim/shake-that-city/table/1``; made from the column list the

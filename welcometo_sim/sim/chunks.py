@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 
 from ..config import RunSpec
 from ..games import load_game
+from ..games.records import numbered
 from ..rules.game import Game, GameResult, Seat, StrategyError
 from ..rules.seeding import SeedFamily, prepare_families
 from .frames import encode_table, parquet_available
@@ -289,4 +290,4 @@ def _store_other_game(spec: RunSpec, index: int, seed: int, record: bool, chunk:
     result = play_other(spec, index, seed)
     other_game_rows(index, result.rows, chunk.columns)
     if record:
-        chunk.records.append(json.dumps({**result.record, "index": index}, separators=(",", ":")))
+        chunk.records.append(json.dumps(numbered(result.record, index), separators=(",", ":")))

@@ -29,6 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
+from ..games.records import numbered
 from ..rules.game import StrategyError
 from .chunks import ChunkResult, batch_collection, error_row, game_seed, play_one, play_other
 from .guard import watch_parent
@@ -205,7 +206,7 @@ def _other_game(spec: Any, index: int, record: bool) -> tuple:
         return ("error", index, error)
     columns = empty_columns(spec.game)
     other_game_rows(index, result.rows, columns)
-    line = json.dumps({**result.record, "index": index}, separators=(",", ":")) if record else None
+    line = json.dumps(numbered(result.record, index), separators=(",", ":")) if record else None
     return ("game", index, columns, line)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..games.shake_that_city.game import GAME_NAME, boards_at, replay
+from ..games.shake_that_city.game import GAME_NAME, boards_at, current_form, replay
 from ..games.shake_that_city.scoring import CATEGORIES
 from ..games.shake_that_city.data import LETTERS
 
@@ -24,14 +24,14 @@ def shake_view(record: Mapping) -> dict[str, Any]:
     """Everything the page draws for a Shake That City record; the game's
     ReplayError (a ValueError) when the record does not replay."""
     result = replay(record)
+    record = current_form(record)  # a record of the first form, read under the current envelope's names
     rounds = record["rounds"]
     states = [{"turn": number, "boards": [board.grid() for board in boards_at(record, number)]}
               for number in range(len(rounds) + 1)]
     return {
-        "kind": GAME_NAME, "game": record.get("index"), "seed": str(record.get("seed")), "start": 0,
-        "variant": dict(record["params"].get("variant") or {}),
-        "players": [{"name": name, "strategy": strategy}
-                    for name, strategy in zip(record["players"], record["strategies"])],
+        "kind": GAME_NAME, "game": record.get("game"), "seed": str(record.get("seed")), "start": 0,
+        "variant": {key: value for key, value in record["variant"].items() if key != "overrides"},
+        "players": [{"name": player["name"], "strategy": player["strategy"]} for player in record["players"]],
         "letters": {letter: name for name, letter in LETTERS.items()},
         "states": states,
         "turns": [{"turn": entry["round"], "start": entry["start"], "pattern": entry["pattern"],

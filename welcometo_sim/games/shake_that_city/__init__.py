@@ -77,7 +77,7 @@ def _strategy_class(ref: str) -> type:
 def _strategy_params(cls: type, params: dict) -> dict:
     """The strategy's defaults overlaid with `params`, as the strategy checks them."""
     try:
-        return dict(cls(params).params)
+        return dict(cls(None, params).params)
     except (ValueError, TypeError) as exc:
         raise GameRefusal(str(exc)) from None
 

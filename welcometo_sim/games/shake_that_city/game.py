@@ -6,7 +6,8 @@ seat (the game's own score categories) and a JSON-able record;
 that the shakes are the ones its seed gives, and returns the rows recomputed
 from the boards. A game is a pure function of (seats, seed, params): the
 game's generator (`SeedSequence(seed, spawn_key=(0,))`) makes the set-up and
-every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`).
+every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`), both made
+by `rules.seeding.seat_generators`, as in Welcome To.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 import numpy as np
 
 from ...rules import record_format
+from ...rules.seeding import seat_generators
 from ..contract import CHANCE, StrategyError
 from .board import Board, Move
 from .data import BUILDINGS, DataError
@@ -27,7 +29,14 @@ from .shake import CUBE_NAMES, next_shaker, parse_pattern, pattern_text, shake, 
 from .strategies import Replayer, seat_strategies
 
 GAME_NAME = "shake-that-city"
-RECORD_VERSION = 1
+RECORD_FORMAT = "welcometo-sim/shake-that-city/game/2"
+"""The `format` of the records this game writes: the envelope every game's
+records share (`format`, `game` number, `seed`, `variant`, `players` as
+``{seat, name, strategy}``), then this game's own fields."""
+FIRST_FORM_VERSION = 1
+"""The `version` of the records written before the shared envelope (`game` the
+game's name, `params`, `players` and `strategies` as lists of names, the game
+number in `index`): still read, see :func:`current_form`."""
 
 
 class ReplayError(ValueError):
@@ -70,14 +79,6 @@ def draw_setup(rules: Rules, rng: np.random.Generator, n_players: int) -> Setup:
         construction = tuple((cell, int(pair))
                              for cell, pair in zip(rules.layout.construction_cells, order))
     return Setup(start, tiles, construction)
-
-
-def seat_generators(seed: int, n_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The game's generator and one per seat, all derived from the game seed."""
-    game = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(0,))))
-    seats = [np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(s + 1,))))
-             for s in range(n_players)]
-    return game, seats
 
 
 def _counts(shaker: Sequence[int]) -> Mapping[str, int]:
@@ -318,11 +319,9 @@ class GameState:
 def play_game(seats: Sequence[Any], seed: int, params: Mapping | Rules | None = None) -> GameResult:
     """Plays one game: `seats` are strategies (names, classes, instances or
     `{strategy, params, name}` mappings), `params` `{variant, overrides}` or Rules."""
-    players = seat_strategies(seats)
+    _, seat_rngs = seat_generators(seed, len(seats))
+    players = seat_strategies(seats, seat_rngs)
     rules = load_rules(params, len(players))
-    _, seat_rngs = seat_generators(seed, len(players))
-    for seat, (player, rng) in enumerate(zip(players, seat_rngs)):
-        player.strategy.bind(seat, rng)
     state = GameState(rules, len(players), seed)
     decision = state.decision
     while decision is not None:
@@ -358,8 +357,8 @@ def _result(table: _Table, players, seed: int) -> GameResult:
                     rules.variant.uses_construction) for b in table.boards]
     rows = result_rows(rules, scores, players, seed, table.passes)
     record = {
-        "game": GAME_NAME, "version": RECORD_VERSION, "seed": seed, "params": rules.params(),
-        "players": [p.name for p in players], "strategies": [p.strategy.name for p in players],
+        "format": RECORD_FORMAT, "seed": seed, "variant": record_variant(rules.params()),
+        "players": [{"seat": seat, "name": p.name, "strategy": p.strategy.name} for seat, p in enumerate(players)],
         "start_player": table.setup.start_player, "tiles": list(table.setup.tiles),
         "construction": [[*rules.layout.cells(cell)[0], pair] for cell, pair in table.setup.construction],
         "rounds": table.rounds,
@@ -367,6 +366,53 @@ def _result(table: _Table, players, seed: int) -> GameResult:
         "boards": [b.grid() for b in table.boards],
     }
     return GameResult(rows, record, list(table.boards))
+
+
+def record_variant(params: Mapping) -> dict:
+    """A record's `variant` block from the game's parameters: the variant's keys,
+    with the data `overrides` inside it (as a Welcome To record keeps them)."""
+    return {**params["variant"], "overrides": params["overrides"]}
+
+
+def current_form(record: Any) -> Any:
+    """`record` in the envelope this version writes (RECORD_FORMAT): a record of
+    the first form (version 1) is renamed field by field, its fields in the
+    order the writer puts them; anything else is returned as it is."""
+    if not isinstance(record, Mapping) or "format" in record or record.get("version") != FIRST_FORM_VERSION \
+            or record.get("game") != GAME_NAME:
+        return record
+    renamed = {"format": RECORD_FORMAT}
+    if "index" in record:
+        renamed["game"] = record["index"]
+    params = record.get("params")
+    renamed["seed"] = record.get("seed")
+    renamed["variant"] = (record_variant(params) if isinstance(params, Mapping) and "variant" in params
+                          and "overrides" in params else params)
+    names, strategies = record.get("players"), record.get("strategies")
+    renamed["players"] = ([{"seat": seat, "name": name, "strategy": strategy}
+                           for seat, (name, strategy) in enumerate(zip(names, strategies))]
+                          if isinstance(names, list) and isinstance(strategies, list)
+                          and len(names) == len(strategies) else names)
+    first_form = {"game", "version", "index", "seed", "params", "players", "strategies"}
+    renamed.update((key, value) for key, value in record.items() if key not in first_form)
+    return renamed
+
+
+def _checked_form(record: Any) -> Mapping:
+    """The record in the current envelope, or RecordFormatError saying which forms are read."""
+    record = current_form(record)
+    if not isinstance(record, Mapping):
+        raise RecordFormatError("a record is a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordFormatError(f"not a {GAME_NAME} record this version reads: `format` must be "
+                                f"{RECORD_FORMAT!r} (or, the first form, `game` {GAME_NAME!r} with "
+                                f"`version` {FIRST_FORM_VERSION})")
+    return record
+
+
+def _names(record: Mapping) -> list:
+    """The seats' display names of a record in the current envelope."""
+    return [player["name"] for player in record["players"]]
 
 
 def result_rows(rules: Rules, scores: Sequence[Score], players, seed: int,
@@ -404,17 +450,14 @@ def replay(record: Mapping) -> GameResult:
 
 
 def _replay(record: Mapping, replayer_class) -> GameResult:
-    if not isinstance(record, Mapping):
-        raise RecordFormatError("a record is a JSON object")
-    if record.get("game") != GAME_NAME or record.get("version") != RECORD_VERSION:
-        raise RecordFormatError(f"not a {GAME_NAME} record of version {RECORD_VERSION}")
+    record = _checked_form(record)
     rounds = record["rounds"]
     seed = record["seed"]
-    names = record["players"]
+    names = _names(record)
     seats = [{"strategy": replayer_class(rounds, seat), "name": name}
              for seat, name in enumerate(names)]
-    for seat, strategy in enumerate(record["strategies"]):
-        seats[seat]["strategy"].name = strategy
+    for seat, player in enumerate(record["players"]):
+        seats[seat]["strategy"].name = player["strategy"]
     rules = load_rules(_params_of(record), len(names))
     if len(rounds) != rules.data.rounds:
         raise ReplayError(f"{len(rounds)} rounds recorded, the game has {rules.data.rounds}")
@@ -428,13 +471,14 @@ def _replay(record: Mapping, replayer_class) -> GameResult:
 
 
 def _params_of(record: Mapping) -> Mapping:
-    """A record's parameters; a record written before the tile supply was a rule
-    (no `tile_supply` in its variant) was played with an unlimited supply."""
-    params = record["params"]
-    variant = params.get("variant") if isinstance(params, Mapping) else None
-    if isinstance(variant, Mapping) and "tile_supply" not in variant:
-        return {**params, "variant": {**variant, "tile_supply": None}}
-    return params
+    """The game parameters `{variant, overrides}` of a record in the current
+    envelope; a record written before the tile supply was a rule (no
+    `tile_supply` in its variant) was played with an unlimited supply."""
+    variant = dict(record["variant"])
+    overrides = variant.pop("overrides", None)
+    if "tile_supply" not in variant:
+        variant["tile_supply"] = None
+    return {"variant": variant, "overrides": {} if overrides is None else overrides}
 
 
 def _check_deal(dealt: Deal, rules: Rules, record: Mapping) -> None:
@@ -476,7 +520,8 @@ def _checked_play(seats, seed, rules: Rules, rounds) -> GameResult:
 def boards_at(record: Mapping, round_: int | None = None) -> list[Board]:
     """Every seat's board after round `round_` (default: the last) of a record that replays."""
     replay(record)
-    rules = load_rules(record["params"], len(record["players"]))
+    record = current_form(record)
+    rules = load_rules(_params_of(record), len(record["players"]))
     last = rules.data.rounds if round_ is None else round_
     if not 0 <= last <= rules.data.rounds:
         raise ReplayError(f"round {round_}: the game has rounds 1 to {rules.data.rounds}")
@@ -496,13 +541,14 @@ def render(record: Mapping, round_: int | None = None) -> str:
     """A record as text: the pattern and moves of round `round_` (default: the last)
     and every seat's board after it (letters HSFPR, `#` construction, `.` empty)."""
     boards = boards_at(record, round_)
+    record = current_form(record)
     last = len(record["rounds"]) if round_ is None else round_
     lines = [f"{GAME_NAME}, seed {record['seed']}, after round {last}"]
     if last:
         entry = record["rounds"][last - 1]
         p = entry["pattern"]
         lines.append(f"pattern {p[0:3]}/{p[3:6]}/{p[6:9]}, start player {entry['start']}")
-    for seat, (name, board) in enumerate(zip(record["players"], boards)):
+    for seat, (name, board) in enumerate(zip(_names(record), boards)):
         did = ""
         if last:
             move = record["rounds"][last - 1]["moves"][seat]
@@ -520,7 +566,7 @@ def render(record: Mapping, round_: int | None = None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["CHANCE", "Decision", "GAME_NAME", "GameResult", "GameState", "IllegalAnswer", "ReplayError", "Rules", "StrategyError", "Variant",
+__all__ = ["CHANCE", "Decision", "FIRST_FORM_VERSION", "GAME_NAME", "RECORD_FORMAT", "current_form", "record_variant", "GameResult", "GameState", "IllegalAnswer", "ReplayError", "Rules", "StrategyError", "Variant",
            "boards_at", "load_rules", "make_variant", "parse_pattern", "play_game", "render",
            "replay",
            # the static rules, in rules.py, importable from here as before

@@ -137,7 +137,7 @@ class CityObjectives:
         frame = to_frame(columns)
         rules = self._rules(spec)
         frame["turns"] = rules.data.rounds
-        rounds = {record["index"]: completion_rounds(record, rules) for record in records}
+        rounds = {record["game"]: completion_rounds(record, rules) for record in records}
         blocks = []
         for deck in decks:
             for objective in self.deck(spec, deck):

@@ -8,7 +8,8 @@ colours open to it, the masks each move covers, the shaker), `moves` the legal
 nothing without being asked). It answers one of `moves`; the game matches the
 answer by exact type and plain values and plays its own option. `self.rng` is
 the seat's generator (from the game seed), `self.params` the class's `defaults`
-overlaid with the config's parameters.
+overlaid with the config's parameters: a strategy is made as
+``Strategy(rng, params)``, as in every game (see `welcometo_sim.games.strategy_base`).
 
 Built-ins, weakest first:
 
@@ -27,6 +28,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from ..strategy_base import BaseStrategy
 from .board import WILD_CODE, Board, Move
 from .data import BUILDINGS
 from .moves import View, allowed_buildings
@@ -36,38 +38,13 @@ from .evaluation import Evaluator
 from .shake import CUBE_NAMES, frame_bits, shake
 
 
-class Strategy:
-    """Base class: one object plays one seat of one game at a time."""
+class Strategy(BaseStrategy):
+    """Base class of Shake That City's strategies: one object plays one seat of
+    one game. Made as ``Strategy(rng, params)`` like every game's strategies
+    (see :class:`~welcometo_sim.games.strategy_base.BaseStrategy`, which also
+    keeps the first API's ``Strategy(params)`` and `bind` working)."""
 
     name = "base"
-    defaults: dict[str, Any] = {}
-
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        merged = dict(self.defaults)
-        for key, value in (params or {}).items():
-            if key not in self.defaults:
-                raise ValueError(f"{self.name}: unknown parameter {key!r} "
-                                 f"(known: {', '.join(self.defaults) or 'none'})")
-            default = self.defaults[key]
-            if isinstance(default, bool) != isinstance(value, bool) or (
-                    isinstance(default, (int, float)) and not isinstance(value, (int, float))):
-                raise ValueError(f"{self.name}: parameter {key!r} expects a "
-                                 f"{type(default).__name__}, got {value!r}")
-            if isinstance(default, int) and not isinstance(default, bool) and not isinstance(value, int):
-                raise ValueError(f"{self.name}: parameter {key!r} expects an integer, got {value!r}")
-            merged[key] = value
-        self.check_params(merged)
-        self.params = merged
-        self.seat = 0
-        self.rng = np.random.default_rng(0)
-
-    @classmethod
-    def check_params(cls, params: Mapping[str, Any]) -> None:
-        """Raise ValueError with a one-line reason for values that cannot be played."""
-
-    def bind(self, seat: int, rng: np.random.Generator) -> None:
-        """Called by the game before round 1: the seat and its seeded generator."""
-        self.seat, self.rng = seat, rng
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         """One of `moves` (required)."""
@@ -90,8 +67,8 @@ class GreedyStrategy(Strategy):
     defaults = {"open": 0.5, "bonus": 1.0, "construction": 4.0, "construction_growth": 0.1,
                 "space": 0.05}
 
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(params)
+    def __init__(self, rng: np.random.Generator | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(rng, params)
         self.evaluator = Evaluator(self.params)
 
     def ranked(self, view: View, moves: Sequence[Move]) -> list[tuple[float, int, Move]]:
@@ -118,7 +95,7 @@ class LookaheadStrategy(GreedyStrategy):
     @classmethod
     def check_params(cls, params: Mapping[str, Any]) -> None:
         if params["candidates"] < 1 or params["samples"] < 1:
-            raise ValueError("lookahead: candidates and samples must be at least 1")
+            raise ValueError("candidates and samples must be at least 1")
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
@@ -185,7 +162,7 @@ class Replayer(Strategy):
     name = "replay"
 
     def __init__(self, rounds: Sequence[Mapping], seat: int) -> None:
-        super().__init__()
+        super().__init__(None)
         self.rounds, self.recorded_seat = rounds, seat
 
     def choose(self, view: View, moves: Sequence[Move]) -> Move | None:
@@ -206,38 +183,46 @@ class Player(NamedTuple):
     strategy: Strategy
 
 
-def make_strategy(spec: Any, params: Mapping | None = None) -> Strategy:
-    """A strategy object from a registered name, a Strategy subclass or an instance."""
+def make_strategy(spec: Any, params: Mapping | None = None, rng: np.random.Generator | None = None,
+                  seat: int = 0) -> Strategy:
+    """A strategy object for `seat` from a registered name or a Strategy subclass
+    (made with the seat's generator `rng`), or an instance (bound to the seat
+    and `rng`: the compatibility path of objects made before their game)."""
     if isinstance(spec, Strategy):
         if params:
             raise ValueError("parameters go to a strategy name or class, not an instance")
+        if rng is not None:
+            spec.bind(seat, rng)
         return spec
     if isinstance(spec, type) and issubclass(spec, Strategy):
-        return spec(params)
+        return spec(rng, params)
     if isinstance(spec, str):
         if spec not in STRATEGIES:
             raise ValueError(f"unknown strategy {spec!r} (known: {', '.join(STRATEGIES)})")
-        return STRATEGIES[spec](params)
+        return STRATEGIES[spec](rng, params)
     raise ValueError(f"a seat is a strategy name, class or object, not {type(spec).__name__}")
 
 
-def seat_strategies(seats: Sequence[Any]) -> list[Player]:
-    """Players from seat specs (`name`, class, instance or `{strategy, params, name}`);
-    display names default to the strategy's, repeats get -2, -3, ..."""
+def seat_strategies(seats: Sequence[Any], rngs: Sequence[np.random.Generator] | None = None) -> list[Player]:
+    """Players from seat specs (`name`, class, instance or `{strategy, params, name}`),
+    each strategy with its seat's generator from `rngs` (none: placeholders,
+    for a game that binds them later); display names default to the
+    strategy's, repeats get -2, -3, ..."""
+    if not seats:
+        raise ValueError("a game needs at least one seat")
     players = []
     seen: dict[str, int] = {}
-    for spec in seats:
+    for seat, spec in enumerate(seats):
+        rng = None if rngs is None else rngs[seat]
         name = None
         if isinstance(spec, Mapping):
-            strategy = make_strategy(spec["strategy"], spec.get("params"))
+            strategy = make_strategy(spec["strategy"], spec.get("params"), rng, seat)
             name = spec.get("name")
         else:
-            strategy = make_strategy(spec)
+            strategy = make_strategy(spec, None, rng, seat)
         if name is None:
             base = strategy.name
             seen[base] = seen.get(base, 0) + 1
             name = base if seen[base] == 1 else f"{base}-{seen[base]}"
         players.append(Player(str(name), strategy))
-    if not players:
-        raise ValueError("a game needs at least one seat")
     return players
