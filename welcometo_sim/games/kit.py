@@ -1,0 +1,269 @@
+"""What a game built on its steppable State gets without writing it.
+
+A new game writes its rules as a :class:`~welcometo_sim.games.contract.State`
+and its strategies on the one strategy base (`choose(view, options)`), then
+describes itself with a :class:`StateGame`; `StateGame.exports()` gives every
+name the game registry asks of a game module (`load_rules`, `play_game`,
+`replay`, `render`, `new_state`, the result columns, `CAPABILITIES`, ...), so
+that run, compare, summarize, verify, show, tune and sweep play it with no
+change to the machinery. A game may still write any of them itself (both
+built-in games do, for speed and for their richer records).
+
+The kit's record (envelope of RECORDS.md §1, format
+``welcometo-sim/<game>/game/<version>``) keeps every seat decision as
+``[seat, option index]`` in the order asked, and the final scores; chance is
+the game's own generator, so `replay` plays the same moves from the seed and
+checks that every index is legal and the scores are the ones written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+
+import numpy as np
+
+from ..rules.record_format import RecordFormatError
+from ..rules.seeding import seat_generators
+from . import Capabilities, GameRefusal, load_game
+from .config import game_players, parse_game
+from .contract import CHANCE, State, StrategyError
+from .strategy_base import BaseStrategy
+
+KIT_COLUMNS = ("seed", "seat", "player", "strategy", "n_players", "total", "rank", "won")
+"""The result columns every kit game has, before its score categories."""
+
+
+class KitReplayError(ValueError):
+    """A record that does not replay to what it says (its first wrong decision or score)."""
+
+
+class KitResult(NamedTuple):
+    """One finished game: a row per seat and the record."""
+
+    rows: list[dict]
+    record: dict
+
+
+class RandomChoice(BaseStrategy):
+    """Any kit game's baseline: every option equally likely (the seat's own generator)."""
+
+    name = "random"
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        return options[int(self.rng.integers(len(options)))]
+
+
+class FirstChoice(BaseStrategy):
+    """Any kit game's simplest deterministic seat: the first option the game lists."""
+
+    name = "first"
+
+    def choose(self, view: Any, options: Sequence[Any]) -> Any:
+        return options[0]
+
+
+@dataclass(frozen=True)
+class StateGame:
+    """A game described by its State: `new_state(rules, n_players, rng)` starts a
+    game whose chance draws from `rng`; `load_rules(params, n_players)` checks a
+    config's `{variant, overrides}` (a ValueError of one line names the key);
+    `categories` are the keys of every seat's `State.scores()`."""
+
+    name: str
+    title: str
+    load_rules: Callable[[Mapping | None, int | None], Any]
+    new_state: Callable[[Any, int, np.random.Generator], State]
+    categories: tuple[str, ...]
+    strategies: Mapping[str, type] = field(default_factory=lambda: {"random": RandomChoice, "first": FirstChoice})
+    version: int = 1
+    environment: str = ""
+    """``module:Class`` of its PettingZoo environment (see welcometo_sim.envs.state_env), if any."""
+
+    @property
+    def record_format(self) -> str:
+        return f"welcometo-sim/{self.name}/game/{self.version}"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (*KIT_COLUMNS, *self.categories)
+
+    @property
+    def dtypes(self) -> dict[str, str]:
+        text = ("player", "strategy")
+        return {c: "str" if c in text else "bool" if c == "won" else "int64" for c in self.columns}
+
+    # ------------------------------------------------------------ playing
+    def start(self, rules: Any, n_players: int, seed: int) -> State:
+        """The game of `seed` at its start (its chance from the seed's game generator)."""
+        game_rng, _ = seat_generators(int(seed), n_players)
+        return self.new_state(rules, n_players, game_rng)
+
+    def play_game(self, seats: Sequence[Any], seed: int, rules: Any = None) -> KitResult:
+        """One game from seat specs (names or `{strategy, params, name}`) and a seed."""
+        players = [self._seat(spec) for spec in seats]
+        rules = self.load_rules(None, len(players)) if rules is None else rules
+        _, seat_rngs = seat_generators(int(seed), len(players))
+        strategies = [self.strategies[ref](rng, params) for (_name, ref, params), rng in zip(players, seat_rngs)]
+        state = self.start(rules, len(players), seed)
+        moves: list[list[int]] = []
+        while state.decision is not None:
+            seat, _kind, options, view = state.decision
+            if seat == CHANCE:
+                state.apply(None)
+                continue
+            index = self._ask(strategies[seat], players[seat][1], seat, seed, len(moves), view, options)
+            moves.append([seat, index])
+            state.apply(options[index])
+        return self._result(state, players, seed, rules, moves)
+
+    def _seat(self, spec: Any) -> tuple[str, str, dict]:
+        """(name, strategy reference, parameters) of a seat spec."""
+        if isinstance(spec, Mapping):
+            ref, params = spec["strategy"], dict(spec.get("params") or {})
+            name = spec.get("name") or ref
+        else:
+            ref, params, name = str(spec), {}, str(spec)
+        if ref not in self.strategies:
+            raise ValueError(f"unknown {self.name} strategy {ref!r} (strategies: {', '.join(self.strategies)})")
+        return str(name), ref, params
+
+    @staticmethod
+    def _ask(strategy: Any, ref: str, seat: int, seed: int, step: int, view: Any, options: list) -> int:
+        """The index of the seat's answer among `options` (a StrategyError otherwise)."""
+        try:
+            answer = strategy.choose(view, list(options))
+        except Exception as exc:  # a strategy's own failure, reported with where it happened
+            raise StrategyError(ref, seat, seed, step, f"raised {exc.__class__.__name__}: {exc}",
+                                unit="decision") from exc
+        for index, option in enumerate(options):
+            if type(option) is type(answer) and option == answer:
+                return index
+        raise StrategyError(ref, seat, seed, step, f"answered {answer!r}, not one of its {len(options)} options",
+                            unit="decision")
+
+    def _result(self, state: State, players: list[tuple[str, str, dict]], seed: int, rules: Any,
+                moves: list[list[int]]) -> KitResult:
+        scores = [dict(s) for s in state.scores()]
+        totals = [sum(s.values()) for s in scores]
+        ranks = [1 + sum(other > total for other in totals) for total in totals]
+        rows = [{"seed": int(seed), "seat": seat, "player": name, "strategy": ref, "n_players": len(players),
+                 "total": totals[seat], "rank": ranks[seat], "won": ranks[seat] == 1,
+                 **{c: int(scores[seat][c]) for c in self.categories}}
+                for seat, (name, ref, _params) in enumerate(players)]
+        record = {"format": self.record_format, "game": 0, "seed": int(seed), "variant": _plain(rules),
+                  "players": [{"seat": seat, "name": name, "strategy": ref}
+                              for seat, (name, ref, _params) in enumerate(players)],
+                  "moves": moves,
+                  "final": [{"seat": row["seat"], "total": row["total"], "rank": row["rank"],
+                             **{c: row[c] for c in self.categories}} for row in rows]}
+        return KitResult(rows, record)
+
+    # ------------------------------------------------------------ records
+    def replayed(self, record: Mapping, until: int | None = None) -> State:
+        """The record's game after its first `until` seat decisions (all by
+        default), played again from its seed; KitReplayError at the first
+        decision that is not legal there."""
+        if not isinstance(record, Mapping) or record.get("format") != self.record_format:
+            raise RecordFormatError(f"not a {self.name} record of format {self.record_format}")
+        try:
+            n_players = len(record["players"])
+            rules = self.load_rules(record.get("variant") or None, n_players)
+            state = self.start(rules, n_players, int(record["seed"]))
+            moves = [(int(seat), int(index)) for seat, index in record["moves"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordFormatError(f"record cannot be read: {exc.__class__.__name__}: {exc}") from None
+        for step, (seat, index) in enumerate(moves[:until]):
+            while state.decision is not None and state.decision[0] == CHANCE:
+                state.apply(None)
+            if state.decision is None or state.decision[0] != seat or not 0 <= index < len(state.decision[2]):
+                raise KitReplayError(f"decision {step}: seat {seat} option {index} is not legal there")
+            state.apply(state.decision[2][index])
+        while until is None and state.decision is not None and state.decision[0] == CHANCE:
+            state.apply(None)
+        return state
+
+    def replay(self, record: Mapping) -> KitResult:
+        """The record played again and scored; KitReplayError when it is not what it says."""
+        state = self.replayed(record)
+        if not state.is_over:
+            raise KitReplayError(f"the game is not over after its {len(record['moves'])} decisions")
+        players = [(p["name"], p["strategy"], {}) for p in record["players"]]
+        result = self._result(state, players, record["seed"], record.get("variant"), record["moves"])
+        if result.record["final"] != record.get("final"):
+            raise KitReplayError(f"final scores {record.get('final')} differ from the replay's "
+                                 f"{result.record['final']}")
+        return result
+
+    def render(self, record: Mapping, round_: int | None = None) -> str:
+        """The game after its first `round_` seat decisions (default: the end), as its State prints."""
+        state = self.replayed(record, round_)
+        done = len(record["moves"]) if round_ is None else min(round_, len(record["moves"]))
+        return f"{self.title}, seed {record['seed']}, after decision {done}\n{state}"
+
+    def viewer_page(self, record: Mapping, start: int | None = None) -> dict[str, Any]:
+        """The replay viewer's data: the game as text after every seat decision."""
+        states = [{"turn": step, "text": str(self.replayed(record, step))}
+                  for step in range(len(record["moves"]) + 1)]
+        opening = states[-1]["turn"] if start is None else max(0, min(int(start), states[-1]["turn"]))
+        return {"kind": "text", "title": self.title, "players": list(record["players"]), "states": states,
+                "final": list(record.get("final") or []), "start": opening}
+
+    # ------------------------------------------------------------ registration
+    def capabilities(self, viewer: str = "") -> Capabilities:
+        """What the machinery asks of the game, derived from this description."""
+        name = self.name
+
+        def read_config(raw: dict, where: str, base_dir: Any = None) -> dict:
+            players, params = parse_game(name, raw, where, base_dir)
+            return {"players": players, "game_params": params}
+
+        def strategy_class(ref: str) -> type:
+            if ref not in self.strategies:
+                raise GameRefusal(f"unknown {name} strategy {ref!r} (strategies: {', '.join(self.strategies)})")
+            return self.strategies[ref]
+
+        def strategy_params(cls: type, params: dict) -> dict:
+            try:
+                return dict(cls(None, params).params)
+            except (ValueError, TypeError) as exc:
+                raise GameRefusal(str(exc)) from None
+
+        return Capabilities(
+            title=self.title,
+            read_config=read_config,
+            config_section=lambda spec: {"variant": dict((spec.game_params or {}).get("variant") or {}),
+                                         "overrides": (spec.game_params or {}).get("overrides") or None},
+            parse_players=lambda entries, where, base_dir=None: game_players(name, entries, where,
+                                                                             base_dir=base_dir),
+            check_seats=lambda spec, n: load_game(name, spec.game_params or {}, n),
+            strategy_class=strategy_class,
+            strategy_params=strategy_params,
+            variant_label=lambda row: f"{name}, {int(row['n_players'])} players",
+            viewer=viewer,
+        )
+
+    def exports(self, module: str) -> dict[str, Any]:
+        """Every name a game module gives the registry (welcometo_sim.games.GAMES),
+        for ``globals().update(GAME.exports(__name__))`` in the game's module."""
+        return {
+            "load_rules": self.load_rules,
+            "new_state": lambda rules, n_players, seed: self.start(rules, n_players, seed),
+            "play_game": self.play_game,
+            "replay": self.replay,
+            "render": self.render,
+            "viewer_page": self.viewer_page,
+            "RESULT_COLUMNS": self.columns,
+            "COLUMN_DTYPES": self.dtypes,
+            "CATEGORIES": self.categories,
+            "STRATEGIES": dict(self.strategies),
+            "ENVIRONMENT": self.environment,
+            "CAPABILITIES": self.capabilities(viewer=f"{module}:viewer_page"),
+        }
+
+
+def _plain(rules: Any) -> Any:
+    """The rules as a record holds them: the game's `{variant, overrides}` if it
+    keeps them as `params`, else the rules themselves when JSON-able."""
+    params = getattr(rules, "params", rules)
+    return params if isinstance(params, (dict, type(None))) else None
