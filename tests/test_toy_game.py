@@ -96,7 +96,7 @@ def test_compare_ranks_the_strategies_on_paired_seeds(tmp_path, config):
     document = json.loads(done.output)
     pair = document["pairs"]["random vs first"]
     assert pair["games"] == 30 and pair["mean_diff_low"] > 0  # banking beats busting
-    assert set(document["breakdown"]["first"]) == {"pile", "chips", "total"}
+    assert set(document["breakdown"]["first"]) == {"pile", "chips", "objectives", "total"}
 
 
 def test_a_strategy_of_another_game_is_one_line(config, capsys):
@@ -127,3 +127,28 @@ def test_a_sweep_over_a_game_parameter(config):
     first_scores = [r for r in rows if r["measure"] == "score first"]
     assert len(first_scores) == 2  # one per grid point
     assert first_scores[1]["value"] > first_scores[0]["value"]  # a higher limit busts "first" less
+
+
+def test_plans_measures_the_objectives_with_a_skill_trace(config):
+    done = wtsim("plans", str(config), "--games-per-plan", "30", "--strategies", "first,random", "--json")
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    skill = {(row["plan"], row["skill"]): row for row in document["skill"].values()}
+    # "first" always takes: its pile passes 10 in every game, and it never banks a chip
+    assert skill[("pile-10", "first")]["completion_rate"] == 1.0
+    assert skill[("chips-3", "first")]["completion_rate"] == 0.0
+
+
+def test_balance_lowers_an_over_strong_objective(tmp_path):
+    path = tmp_path / "strong.yaml"
+    path.write_text(f"name: strong\ngame: {TOY}\ngames: 40\nseed: 3\njobs: 1\nvariant: {{rounds: 5, limit: 12}}\n"
+                    "overrides: {objectives: {pile-10: 20}}\nplayers:\n  - strategy: random\n  - strategy: random\n")
+    out = tmp_path / "balanced.yaml"
+    done = wtsim("balance", str(path), "--deck", "1", "--games", "40", "--rounds", "2", "--final-games", "40",
+                 "--out", str(out), "--quiet")
+    assert done.exit_code == 0, done.output
+    import yaml
+
+    points = yaml.safe_load(out.read_text())["overrides"]["objectives"]
+    assert points["pile-10"] < 20 and points["pile-10"] > points["chips-3"] - 10
+    assert wtsim("run", str(out), "--games", "4", "--quiet", "--out", str(tmp_path / "run")).exit_code == 0

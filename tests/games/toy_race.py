@@ -17,24 +17,45 @@ import numpy as np
 
 from welcometo_sim.games.contract import CHANCE
 from welcometo_sim.games.kit import StateGame
+from welcometo_sim.games.objectives import Objective
 
 NAME = "toy-race"
+
+
+GOALS = {"pile-10": 4, "chips-3": 3}
+"""The objectives, each worth its points once: a pile that reached 10, three chips."""
 
 
 class Rules(NamedTuple):
     rounds: int
     limit: int
+    points: dict
     params: dict
 
 
 def load_rules(params: Mapping | None = None, n_players: int | None = None) -> Rules:
     variant = dict((params or {}).get("variant") or {})
+    overrides = dict((params or {}).get("overrides") or {})
     unknown = set(variant) - {"rounds", "limit"}
     if unknown:
         raise ValueError(f"variant.{sorted(unknown)[0]}: unknown key (known: rounds, limit)")
+    points = {**GOALS, **dict(overrides.get("objectives") or {})}
+    if set(points) != set(GOALS) or set(overrides) - {"objectives"}:
+        raise ValueError(f"overrides: only objectives.{{{', '.join(GOALS)}}} can be set")
     if n_players is not None and not 1 <= n_players <= 4:
         raise ValueError(f"{NAME} seats 1 to 4 players, not {n_players}")
-    return Rules(int(variant.get("rounds", 6)), int(variant.get("limit", 15)), {"variant": variant})
+    return Rules(int(variant.get("rounds", 6)), int(variant.get("limit", 15)), points,
+                 {"variant": variant, **({"overrides": overrides} if overrides else {})})
+
+
+def achieved(state: "RaceState", seat: int) -> list[str]:
+    """The objectives `seat` has completed (a pile only grows, chips too)."""
+    return [goal for goal, done in (("pile-10", state.piles[seat] >= 10), ("chips-3", state.chips[seat] >= 3))
+            if done]
+
+
+def objectives(rules: Rules) -> list[Objective]:
+    return [Objective(goal, goal, 1, (points, points)) for goal, points in rules.points.items()]
 
 
 class View(NamedTuple):
@@ -88,15 +109,16 @@ class RaceState:
         return copy
 
     def scores(self) -> list[dict[str, int]]:
-        return [{"pile": 0 if pile > self.rules.limit else pile, "chips": chips}
-                for pile, chips in zip(self.piles, self.chips)]
+        return [{"pile": 0 if pile > self.rules.limit else pile, "chips": chips,
+                 "objectives": sum(self.rules.points[goal] for goal in achieved(self, seat))}
+                for seat, (pile, chips) in enumerate(zip(self.piles, self.chips))]
 
     def __str__(self) -> str:
         return "\n".join(f"seat {s}: pile {p}, chips {c}" for s, (p, c) in enumerate(zip(self.piles, self.chips)))
 
 
-GAME = StateGame(NAME, "Race", load_rules, RaceState, ("pile", "chips"),
-                 environment="tests.games.toy_race:RaceEnv")
+GAME = StateGame(NAME, "Race", load_rules, RaceState, ("pile", "chips", "objectives"),
+                 environment="tests.games.toy_race:RaceEnv", objectives=objectives, achieved=achieved)
 globals().update(GAME.exports(__name__))
 
 

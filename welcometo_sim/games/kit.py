@@ -18,16 +18,22 @@ checks that every index is legal and the scores are the ones written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+import json
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
+import pandas as pd
 
 from ..rules.record_format import RecordFormatError
 from ..rules.seeding import seat_generators
+from ..sim.frames import to_frame
+from ..sim.runner import run_chunks
 from . import Capabilities, GameRefusal, load_game
 from .config import game_players, parse_game
 from .contract import CHANCE, State, StrategyError
+from .objectives import Objective, Points, merge_overrides
 from .strategy_base import BaseStrategy
 
 KIT_COLUMNS = ("seed", "seat", "player", "strategy", "n_players", "total", "rank", "won")
@@ -79,6 +85,13 @@ class StateGame:
     version: int = 1
     environment: str = ""
     """``module:Class`` of its PettingZoo environment (see welcometo_sim.envs.state_env), if any."""
+    objectives: Callable[[Any], Sequence[Objective]] | None = None
+    """The rules' objectives (deck 1; their points as the rules set them), for
+    `wtsim plans` and `balance`; a rules' `overrides: {objectives: {ID: points}}`
+    must set an objective's points."""
+    achieved: Callable[[State, int], Iterable[str]] | None = None
+    """The objectives a seat has completed as the game stands (once completed,
+    an objective stays so)."""
 
     @property
     def record_format(self) -> str:
@@ -195,6 +208,22 @@ class StateGame:
                                  f"{result.record['final']}")
         return result
 
+    def completion_steps(self, record: Mapping) -> list[dict[str, int]]:
+        """Per seat of the record's game: objective id -> the number of seat
+        decisions after which the seat had first completed it (the game
+        replayed once, `achieved` asked after every decision)."""
+        state = self.replayed(record, 0)
+        n_players = len(record["players"])
+        done: list[dict[str, int]] = [{} for _ in range(n_players)]
+        for step, (_seat, index) in enumerate(record["moves"], start=1):
+            while state.decision[0] == CHANCE:
+                state.apply(None)
+            state.apply(state.decision[2][int(index)])
+            for seat in range(n_players):
+                for objective in self.achieved(state, seat):
+                    done[seat].setdefault(objective, step)
+        return done
+
     def render(self, record: Mapping, round_: int | None = None) -> str:
         """The game after its first `round_` seat decisions (default: the end), as its State prints."""
         state = self.replayed(record, round_)
@@ -259,7 +288,75 @@ class StateGame:
             "STRATEGIES": dict(self.strategies),
             "ENVIRONMENT": self.environment,
             "CAPABILITIES": self.capabilities(viewer=f"{module}:viewer_page"),
+            **({"OBJECTIVES": KitObjectives(self)} if self.objectives and self.achieved else {}),
         }
+
+
+COMPLETED = "objective_step"
+"""The trial table's column: the seat decisions after which the seat had
+completed the objective (NA: never)."""
+
+
+class KitObjectives:
+    """The objectives capability (welcometo_sim.games.objectives) of a kit game:
+    one deck, every objective in play in every game (so the trial games are
+    played once and read once per objective), no race."""
+
+    noun = "objective"
+    races = False
+
+    def __init__(self, game: StateGame) -> None:
+        self.game = game
+
+    def _rules(self, spec: Any) -> Any:
+        return self.game.load_rules(spec.game_params, len(spec.players))
+
+    def decks(self, spec: Any) -> dict[int, str]:
+        return {1: "objectives"}
+
+    def deck(self, spec: Any, deck: int) -> tuple[Objective, ...]:
+        return tuple(self.game.objectives(self._rules(spec))) if deck == 1 else ()
+
+    def catalogue(self, spec: Any) -> dict[str, Objective]:
+        return {o.id: o for o in self.deck(spec, 1)}
+
+    def trial_games(self, spec: Any, games: int, decks: Sequence[int]) -> int:
+        return games if decks else 0
+
+    def trials(self, spec: Any, games: int, decks: Sequence[int], progress: Any) -> pd.DataFrame:
+        records: list[dict] = []
+
+        def seen(chunk: Any) -> None:
+            records.extend(json.loads(line) for line in chunk.records)
+            if progress is not None:
+                progress(chunk.stop - chunk.start)
+        columns, _seconds = run_chunks(replace(spec, games=games), record=True, on_chunk=seen)
+        frame = to_frame(columns)
+        steps = {record["game"]: self.game.completion_steps(record) for record in records}
+        frame["turns"] = [len(r["moves"]) for r in sorted(records, key=lambda r: r["game"])
+                          for _ in r["players"]]
+        blocks = []
+        for objective in (self.deck(spec, 1) if 1 in decks else ()):
+            block = frame.copy()
+            block[COMPLETED] = pd.array([steps[g][s].get(objective.id) for g, s in zip(block["game"], block["seat"])],
+                                        dtype="Int64")
+            block.insert(0, "forced_plan", objective.id)
+            block.insert(0, "forced_deck", 1)
+            blocks.append(block)
+        return pd.concat(blocks, ignore_index=True)
+
+    def outcome(self, trial: pd.DataFrame, objective: Any) -> tuple[np.ndarray, np.ndarray]:
+        steps = trial[COMPLETED].to_numpy(dtype=float, na_value=np.nan)
+        return steps, ~np.isnan(steps)
+
+    def with_points(self, spec: Any, points: Points) -> Any:
+        params = dict(spec.game_params or {})
+        params["overrides"] = merge_overrides(params.get("overrides"), self.overrides(points))
+        self.game.load_rules(params, len(spec.players))  # a value the rules refuse fails here, in one line
+        return replace(spec, game_params=params)
+
+    def overrides(self, points: Points) -> dict:
+        return {"objectives": {objective: int(high) for objective, (high, _low) in points.items()}}
 
 
 def _plain(rules: Any) -> Any:
