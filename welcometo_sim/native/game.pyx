@@ -78,7 +78,7 @@ def play_random(state, strategies) -> None:
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
     data = state.variant.data
     deck, plans, first_turn = state.deck, state.plans, state.first_turn
-    cdef int max_roundabouts = data.max_roundabouts
+    cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
     cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
     cdef list draws = [SeatDraws(strategy.rng) for strategy in strategies]
     cdef list actions, claimers
@@ -114,8 +114,9 @@ def play_random(state, strategies) -> None:
                         actions[seat]["reshuffle"] = True
         if recording:
             state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-        reasons = end_reasons(sheets, deck.exhausted())
-        if reasons:
+        exhausted = deck.exhausted()
+        if exhausted or _some_sheet_ends(sheets, max_refusals):
+            reasons = end_reasons(sheets, exhausted)
             break
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
@@ -177,6 +178,16 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
                         action["effect"] = effect(*chosen).to_record()
     _complete_plans(sheet, plans, plan_status, turn, action)
     return action
+
+
+cdef bint _some_sheet_ends(list sheets, int max_refusals) except -1:
+    """Whether a sheet meets an end condition of `game.end_reasons` (which
+    then names them): cheaper than asking it after every turn."""
+    for sheet in sheets:
+        if sheet.refusals >= max_refusals or sheet.plans_completed() == len(sheet.plan_turns) \
+                or sheet.is_full():
+            return True
+    return False
 
 
 cdef bint _claimed_now(sheet, int turn):
