@@ -53,11 +53,11 @@ cdef class SeatDraws:
 def can_play(state, strategies) -> bool:
     """Whether `play_random` plays this game exactly as the Python game: every
     seat exactly a `RandomStrategy` with its default parameters that has drawn
-    nothing yet, the base board with the published tables (no overrides), the
-    standard or solo game (not expert), and plans that are all plain estate
-    lists."""
+    nothing yet, the base board (its tables as published or changed by
+    overrides: the native sheet reads them), the standard or solo game (not
+    expert), and plans that are all plain estate lists."""
     variant = state.variant
-    if variant.expert or variant.board != "base" or variant.overrides:
+    if variant.expert or variant.board != "base":
         return False
     for plan in state.plans:
         if plan.kind != "estates" or plan.estate_filter:
