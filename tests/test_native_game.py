@@ -21,6 +21,10 @@ from welcometo_sim.rules.game import Game, Seat, play_game
 from welcometo_sim.rules.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
+STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
+               "n_bis", "refusals", "n_roundabouts", "plan_turns", "plan_points", "n_houses", "_filled", "fits")
+"""The slots of a `Sheet` that hold its state (the others are caches worked out on first use)."""
+
 REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
 """Set (CI does): a native game that is not built fails these tests instead of skipping them."""
 
@@ -78,7 +82,11 @@ def same_result(left, right) -> None:
     assert left.ranks == right.ranks
     assert (left.turns, left.end_reasons, left.plan_first_turn, left.race) == \
         (right.turns, right.end_reasons, right.plan_first_turn, right.race)
-    assert [sheet.to_record() for sheet in left.sheets] == [sheet.to_record() for sheet in right.sheets]
+    for mine, theirs in zip(left.sheets, right.sheets):
+        assert {name: getattr(mine, name) for name in STATE_SLOTS} == \
+            {name: getattr(theirs, name) for name in STATE_SLOTS}
+        assert (mine.to_record(), mine.unused_estates(), mine.fence_options(), mine.bis_options()) == \
+            (theirs.to_record(), theirs.unused_estates(), theirs.fence_options(), theirs.bis_options())
 
 
 @pytest.mark.parametrize("variant,counts", SUPPORTED,

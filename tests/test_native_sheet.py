@@ -95,6 +95,13 @@ def assert_same_state(sheet: Sheet, mirror) -> None:
     assert back.to_record() == record
     assert (back.fits, back.fence_options(), back.bis_options(), back.unused_estates()) == (
         sheet.fits, sheet.fence_options(), sheet.bis_options(), sheet.unused_estates())
+    for name in STATE_SLOTS:
+        assert getattr(back, name) == getattr(sheet, name), name
+
+
+STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
+               "n_bis", "refusals", "n_roundabouts", "plan_turns", "plan_points", "n_houses", "_filled", "fits")
+"""The slots of a `Sheet` that hold its state (the others are caches worked out on first use)."""
 
 
 def random_offers(rng: random.Random, data: GameData) -> list[Offer]:
