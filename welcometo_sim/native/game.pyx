@@ -128,8 +128,7 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
     """One seat's decisions of a turn (roundabout, play, effect, plans), as the
     Python game asks them and `RandomStrategy` answers; the seat's action
     record when recording, else None."""
-    cdef Py_ssize_t index, count
-    cdef bint refusable
+    cdef Py_ssize_t index, count, plain
     action = None
     if recording:
         action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
@@ -142,18 +141,12 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
             sheet.build_roundabout(street, house)
             if recording:
                 action["roundabout"] = {"street": street, "house": house}
-    plays = sheet.legal_plays(offers)
     play = None
-    count = len(plays)
+    count, plain = sheet.count_plays(offers)
     if count:
-        refusable = True
-        for option in plays:
-            if not option[4]:
-                refusable = False
-                break
-        index = draws.pick(count + refusable)
+        index = draws.pick(count + (plain == 0))  # a refusal is an option when every play needs the temp agency
         if index < count:
-            play = plays[index]
+            play = sheet.play_at(offers, index)
     if play is None:
         sheet.refuse()
         if recording:

@@ -442,6 +442,45 @@ cdef class NativeSheet:
             index += 1
         return plays
 
+    cpdef tuple count_plays(self, offers):
+        """(how many plays `legal_plays(offers)` lists, how many of them write
+        the offer's own number, without the temp agency), without listing
+        them: a game that draws a play's index needs no more to draw it."""
+        cdef Py_ssize_t total = 0, plain = 0, here
+        cdef int index = 0, k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        for offer in offers:
+            count = _written_numbers(offer, index, numbers, temps)
+            for k in range(count):
+                for street in range(self.layout.n_streets):
+                    here = _popcount(self.fits[street][numbers[k]])
+                    total += here
+                    if not temps[k]:
+                        plain += here
+            index += 1
+        return total, plain
+
+    cpdef tuple play_at(self, offers, Py_ssize_t chosen):
+        """`legal_plays(offers)[chosen]` without listing the other plays
+        (IndexError when there are not that many)."""
+        cdef Py_ssize_t seen = 0, here
+        cdef int index = 0, k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        if chosen >= 0:
+            for offer in offers:
+                count = _written_numbers(offer, index, numbers, temps)
+                for k in range(count):
+                    for street in range(self.layout.n_streets):
+                        here = _popcount(self.fits[street][numbers[k]])
+                        if chosen < seen + here:
+                            rows = self.layout.play_rows(index, numbers[k], temps[k])
+                            return (<tuple>rows[street])[_nth_bit(self.fits[street][numbers[k]], chosen - seen)]
+                        seen += here
+                index += 1
+        raise IndexError(f"play {chosen} of {seen} legal plays")
+
     cpdef Py_ssize_t apply_play_at(self, offers, Py_ssize_t chosen) except -1:
         """Apply the play `legal_plays(offers)[chosen]` without listing the
         plays as Python values (as a native game will take the play its
