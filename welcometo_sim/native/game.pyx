@@ -8,8 +8,9 @@ with every seat a `RandomStrategy` of default parameters: the same
 decisions in the same order, each over the same option list (the native
 sheet lists options in the Python order), each random pick drawn from the
 seat's own generator at the same position of its stream, in blocks of
-`DRAWS_PER_BLOCK` as the strategy draws them. The deck stays the Python
-card source (a few calls a turn). At the end the sheets go back to the
+`DRAWS_PER_BLOCK` as the strategy draws them. The standard game's deck
+stays the Python card source (a few calls a turn); the solo pile, made and
+shuffled by `SoloDeck`, is drawn from here. At the end the sheets go back to the
 state as Python sheets, so that `GameState.result` gives the same result
 and record as the Python game.
 
@@ -17,6 +18,8 @@ and record as the Python game.
 before handing a game over, and plays every other game in Python.
 """
 
+from ..rules.cards import pair_offers
+from ..rules.data import SOLO_CARD
 from ..rules.effects import TEMP, effect
 from ..rules.game import end_reasons, solo_card_came_up
 from ..rules.plans import PlanClaim, _estate_options, checked_claim
@@ -78,31 +81,40 @@ def play_random(state, strategies) -> None:
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
     data = state.variant.data
     deck, plans, first_turn = state.deck, state.plans, state.first_turn
+    cards = deck.cards
     cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
     cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
     cdef list draws = [SeatDraws(strategy.rng) for strategy in strategies]
     cdef list actions, claimers
     while True:
         turn += 1
-        if reshuffle_pending:
+        if solo:
+            events, revealed, offers = _solo_reveal(deck, cards)
+        elif reshuffle_pending:
             deck.reshuffle_all()
             reshuffle_pending = False
             events = ["plan-reshuffle", *deck.begin_turn()]
+            offers = deck.offers()
         else:
             events = deck.begin_turn()
+            offers = deck.offers()
         if "solo-card" in events:
             solo_card_came_up(first_turn, turn)
         plan_status = tuple(first_turn)
         actions, claimers = [], []
         for seat in range(n_players):
-            action = _play_seat(sheets[seat], draws[seat], seat, deck.offers(seat), plans, plan_status, turn,
+            action = _play_seat(sheets[seat], draws[seat], seat, offers, plans, plan_status, turn,
                                 advanced, max_roundabouts, rate, recording)
             if action is not None:
                 actions.append(action)
             if _claimed_now(sheets[seat], turn):
                 claimers.append(seat)
-        deal_record = deck.record() if recording else None
-        deck.end_turn(())
+        if solo:  # SoloDeck.record and end_turn
+            deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
+            deck.discards.extend(revealed)
+        else:
+            deal_record = deck.record() if recording else None
+            deck.end_turn(())
         claimed = len(claimers) > 0
         if claimed:
             _settle_plans(sheets, plans, first_turn, turn)
@@ -114,12 +126,29 @@ def play_random(state, strategies) -> None:
                         actions[seat]["reshuffle"] = True
         if recording:
             state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-        exhausted = deck.exhausted()
+        exhausted = len(deck.pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
         if exhausted or _some_sheet_ends(sheets, max_refusals):
             reasons = end_reasons(sheets, exhausted)
             break
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
+
+
+cdef tuple _solo_reveal(deck, cards):
+    """`SoloDeck.begin_turn` and `offers`: the next three construction cards
+    off the pile (past the solo card, when it comes up); (events, the cards
+    revealed, the six offers). The pile and the solo card's flag are the
+    deck's own, so its other questions stay right."""
+    cdef list events = [], revealed = []
+    cdef list pile = deck.pile
+    while len(revealed) < 3:
+        card = pile.pop()
+        if card == SOLO_CARD:
+            events.append("solo-card")
+            deck.solo_card_waiting = False
+        else:
+            revealed.append(card)
+    return events, revealed, pair_offers([cards[card] for card in revealed])
 
 
 cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plans,
