@@ -135,6 +135,19 @@ def test_unsupported_games_fall_back_to_python(variant: Variant, kinds: list[str
     same_result(result, reference)
 
 
+def test_a_game_under_way_goes_on_in_python() -> None:
+    """After Game.play_turn the seats' draws are under way: play finishes the game in Python, as before."""
+    for seed in range(6):
+        game = Game(Variant(), seats(["random", "random"]), seed, record=True)
+        game.play_turn()
+        assert not native.can_play(game.state, game.strategies)
+        finished = game.play()
+        reference = Game(Variant(), seats(["random", "random"]), seed, record=True)
+        reference.native = False
+        reference.play_turn()
+        same_result(finished, reference.play())
+
+
 def test_the_changed_parameters_case_is_a_random_seat() -> None:
     """The fallback above is for the parameters, not for another strategy."""
     game = Game(Variant(), seats(["random:roundabout_rate=0.5"]), 3)

@@ -54,12 +54,14 @@ cdef class SeatDraws:
 
 
 def can_play(state, strategies) -> bool:
-    """Whether `play_random` plays this game exactly as the Python game: every
-    seat exactly a `RandomStrategy` with its default parameters that has drawn
+    """Whether `play_random` plays this game exactly as the Python game: a game
+    not started yet, every seat exactly a `RandomStrategy` with its default parameters that has drawn
     nothing yet, the base board (its tables as published or changed by
     overrides: the native sheet reads them), the standard or solo game (not
     expert), and plans that are all plain estate lists."""
     variant = state.variant
+    if state.turn != 0 or state.decision is None or state.decision.kind != "deal":
+        return False  # a game already under way (Game.play_turn) goes on in Python
     if variant.expert or variant.board != "base":
         return False
     for plan in state.plans:
