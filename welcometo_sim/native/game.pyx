@@ -18,7 +18,7 @@ and record as the Python game.
 before handing a game over, and plays every other game in Python.
 """
 
-from ..rules.cards import pair_offers
+from ..rules.cards import _pair_grids
 from ..rules.data import SOLO_CARD
 from ..rules.effects import TEMP, effect
 from ..rules.game import end_reasons, solo_card_came_up
@@ -27,6 +27,8 @@ from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from .sheet import NativeSheet
 
 cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
+cdef tuple SOLO_GRIDS = _pair_grids(3)
+"""The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
 
 
 cdef class SeatDraws:
@@ -137,7 +139,7 @@ def play_random(state, strategies) -> None:
 
 
 cdef tuple _solo_reveal(deck, cards):
-    """`SoloDeck.begin_turn` and `offers`: the next three construction cards
+    """`SoloDeck.begin_turn` and `offers` (`cards.pair_offers`): the next three construction cards
     off the pile (past the solo card, when it comes up); (events, the cards
     revealed, the six offers). The pile and the solo card's flag are the
     deck's own, so its other questions stay right."""
@@ -150,7 +152,8 @@ cdef tuple _solo_reveal(deck, cards):
             deck.solo_card_waiting = False
         else:
             revealed.append(card)
-    return events, revealed, pair_offers([cards[card] for card in revealed])
+    hand = (cards[revealed[0]], cards[revealed[1]], cards[revealed[2]])
+    return events, revealed, [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
 
 
 cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plans,
