@@ -62,7 +62,7 @@ SUPPORTED = [
 ]
 """The rule sets the native driver plays, each with the player counts tried."""
 
-SEEDS = range(25)
+SEEDS = range(60)
 
 
 def seats(kinds: list[str]) -> list[Seat]:
