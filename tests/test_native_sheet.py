@@ -95,6 +95,13 @@ def assert_same_state(sheet: Sheet, mirror) -> None:
     assert back.to_record() == record
     assert (back.fits, back.fence_options(), back.bis_options(), back.unused_estates()) == (
         sheet.fits, sheet.fence_options(), sheet.bis_options(), sheet.unused_estates())
+    for name in STATE_SLOTS:
+        assert getattr(back, name) == getattr(sheet, name), name
+
+
+STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
+               "n_bis", "refusals", "n_roundabouts", "plan_turns", "plan_points", "n_houses", "_filled", "fits")
+"""The slots of a `Sheet` that hold its state (the others are caches worked out on first use)."""
 
 
 def random_offers(rng: random.Random, data: GameData) -> list[Offer]:
@@ -117,12 +124,22 @@ class Pair:
         self.plans = tuple(rng.choice(decks(deck)) for deck in (1, 2, 3))  # other layouts: estate plans only
         self.steps = 0
 
+    def check_play_lookup(self, offers: list[Offer], plays: list) -> None:
+        """The plays counted and picked by index without listing them are the listed ones."""
+        listed = self.mirror.legal_plays(offers)
+        assert self.mirror.count_plays(offers) == (len(plays), sum(not play.temp for play in plays))
+        for index in {0, len(listed) - 1, self.rng.randrange(len(listed))} if listed else ():
+            assert self.mirror.play_at(offers, index) is listed[index]
+        with pytest.raises(IndexError):
+            self.mirror.play_at(offers, len(listed))
+
     def turn(self, turn: int) -> None:
         if self.variant.advanced and self.sheet.n_roundabouts < self.data.max_roundabouts:
             self.roundabout()
         offers = random_offers(self.rng, self.data)
         plays = legal_plays(self.sheet, offers)
         assert moves.legal_plays(self.mirror, offers) == plays
+        self.check_play_lookup(offers, plays)
         if not plays:
             self.sheet.refusals = min(self.sheet.refusals + 1, self.data.max_refusals)
             self.mirror.refuse()

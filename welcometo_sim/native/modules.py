@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sysconfig
 
-NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet")
+NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.game")
 
 
 def manifest_name(extension_suffix: str | None = None) -> str:

@@ -300,31 +300,32 @@ cdef class NativeSheet:
         return 0
 
     def to_sheet(self):
-        """The Python `Sheet` of the same state, made through its own methods
-        (so that its caches are right): roundabouts first (they bring their
-        fences), then the numbers, the other fences and the plan lines."""
+        """The Python `Sheet` of the same state: a new sheet whose rows,
+        counts and fit masks are set from this one (the masks mean the same
+        on both sides: the houses each number may go in), its other caches
+        left to be worked out on first use, as on a new sheet."""
         from ..rules.sheet import Sheet
         cdef Layout layout = self.layout
-        cdef int street, house
+        cdef int street, house, n, number
         sheet = Sheet(layout.data)
+        numbers, is_bis, rounds, fences = sheet.numbers, sheet.is_bis, sheet.roundabouts, sheet.fences
+        plan_use, pools, fits = sheet.plan_use, sheet.pools, sheet.fits
         for street in range(layout.n_streets):
-            for house in bits_of(self.rounds[street]):
-                sheet.build_roundabout(street, house)
-            for house in range(layout.houses[street]):
-                if self.numbers[street][house] != NO_NUMBER:
-                    sheet.write(street, house, self.numbers[street][house], has(self.bis[street], house))
-            for house in bits_of(self.fences[street] & ~_fences_of(self.rounds[street], layout.houses[street])):
-                sheet.add_fence(street, house)
-            for house in range(layout.houses[street]):
-                if self.plan_use[street][house]:
-                    sheet.mark_plan(street, house, self.plan_use[street][house])
-            for house in bits_of(self.pools[street]):
-                sheet.pools[street][house] = True
+            n = layout.houses[street]
+            numbers[street] = [None if self.numbers[street][house] == NO_NUMBER
+                               else <int>self.numbers[street][house] for house in range(n)]
+            is_bis[street] = [has(self.bis[street], house) for house in range(n)]
+            rounds[street] = [has(self.rounds[street], house) for house in range(n)]
+            fences[street] = [has(self.fences[street], house) for house in range(n - 1)]
+            plan_use[street] = [<int>self.plan_use[street][house] for house in range(n)]
+            pools[street] = [has(self.pools[street], house) for house in range(n)]
+            fits[street] = tuple([<object>self.fits[street][number] for number in range(N_NUMBERS)])
             sheet.parks[street] = self.parks[street]
         sheet.real_estate[:] = [self.real_estate[size] for size in range(ESTATE_SIZES)]
         sheet.plan_turns[:] = self.plan_turns
         sheet.plan_points[:] = self.plan_points
         sheet.temps, sheet.refusals, sheet.n_bis = self.temps, self.refusals, self.n_bis
+        sheet.n_roundabouts, sheet._filled = self.n_roundabouts, self.filled
         return sheet
 
     cpdef NativeSheet copy(self):
@@ -440,6 +441,45 @@ cdef class NativeSheet:
                         house += 1
             index += 1
         return plays
+
+    cpdef tuple count_plays(self, offers):
+        """(how many plays `legal_plays(offers)` lists, how many of them write
+        the offer's own number, without the temp agency), without listing
+        them: a game that draws a play's index needs no more to draw it."""
+        cdef Py_ssize_t total = 0, plain = 0, here
+        cdef int index = 0, k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        for offer in offers:
+            count = _written_numbers(offer, index, numbers, temps)
+            for k in range(count):
+                for street in range(self.layout.n_streets):
+                    here = _popcount(self.fits[street][numbers[k]])
+                    total += here
+                    if not temps[k]:
+                        plain += here
+            index += 1
+        return total, plain
+
+    cpdef tuple play_at(self, offers, Py_ssize_t chosen):
+        """`legal_plays(offers)[chosen]` without listing the other plays
+        (IndexError when there are not that many)."""
+        cdef Py_ssize_t seen = 0, here
+        cdef int index = 0, k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        if chosen >= 0:
+            for offer in offers:
+                count = _written_numbers(offer, index, numbers, temps)
+                for k in range(count):
+                    for street in range(self.layout.n_streets):
+                        here = _popcount(self.fits[street][numbers[k]])
+                        if chosen < seen + here:
+                            rows = self.layout.play_rows(index, numbers[k], temps[k])
+                            return (<tuple>rows[street])[_nth_bit(self.fits[street][numbers[k]], chosen - seen)]
+                        seen += here
+                index += 1
+        raise IndexError(f"play {chosen} of {seen} legal plays")
 
     cpdef Py_ssize_t apply_play_at(self, offers, Py_ssize_t chosen) except -1:
         """Apply the play `legal_plays(offers)[chosen]` without listing the

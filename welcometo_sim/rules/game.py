@@ -941,9 +941,20 @@ class Game:
     def bonus(self, seat: int) -> int:
         return self.state.bonus(seat)
 
+    native: bool = True
+    """Whether `play` may hand a whole game to the native driver when it plays
+    the game exactly as the Python loop would (see `_native_driver`)."""
+
     def play(self) -> GameResult:
-        """Ask every decision of the game until it ends; the result."""
-        self._drive(False)
+        """Ask every decision of the game until it ends; the result. A game
+        whose every seat is a built-in the native core plays (`random` with
+        its default parameters, on the rules it supports) runs natively, with
+        the same random streams, decisions and record."""
+        driver = _native_driver() if self.native and self.move_timeout is None else None
+        if driver is not None and driver.can_play(self.state, self.strategies):
+            driver.play_random(self.state, self.strategies)
+        else:
+            self._drive(False)
         return self.result()
 
     def play_turn(self) -> list[str]:
@@ -1002,6 +1013,20 @@ class Game:
     def result(self, reasons: Sequence[str] | None = None) -> GameResult:
         """The game's result as it stands, with the end `reasons` (default: the game's)."""
         return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
+
+
+_NATIVE_GAME: list = []
+"""The native game driver once looked up ([module or None])."""
+
+
+def _native_driver() -> Any:
+    """The native game module (`welcometo_sim/native/game.pyx`), or None when it
+    is not built, is stale, or WTSIM_PURE_PYTHON asks for the Python game.
+    Looked up once (on the first game, as the rules must be imported first)."""
+    if not _NATIVE_GAME:
+        from ..native import native_module
+        _NATIVE_GAME.append(native_module("game"))
+    return _NATIVE_GAME[0]
 
 
 def play_game(variant: Variant, seats: Sequence[Seat], seed: int,

@@ -1,0 +1,155 @@
+"""The native game driver (welcometo_sim/native/game.pyx) against the Python
+game loop (rules/game.py), the reference.
+
+For many seeds, every supported rule set (standard and solo, base and
+advanced rules) and every player count, a game of `random` seats played by
+`Game.play` natively gives the same result (scores, ranks, end, plan turns,
+sheets) and the same record as the same game forced onto the Python loop;
+games the driver does not support (other strategies, other parameters,
+expert rules, thematic boards) are played by the Python loop.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
+from welcometo_sim.native import native_module, native_status
+from welcometo_sim.rules.game import Game, Seat, play_game
+from welcometo_sim.rules.variant import Variant
+from welcometo_sim.strategy import parse_strategy
+
+STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
+               "n_bis", "refusals", "n_roundabouts", "plan_turns", "plan_points", "n_houses", "_filled", "fits")
+"""The slots of a `Sheet` that hold its state (the others are caches worked out on first use)."""
+
+REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
+"""Set (CI does): a native game that is not built fails these tests instead of skipping them."""
+
+NAME = "welcometo_sim.native.game"
+
+if pure_python_requested():
+    pytest.skip(f"{PURE_PYTHON_VARIABLE} is set: the Python game runs, the native one does not",
+                allow_module_level=True)
+if not native_status().get(NAME) and not os.environ.get(REQUIRE_COMPILED):
+    pytest.skip("the native game is not built in this install (python benchmarks/build_native.py)",
+                allow_module_level=True)
+
+native = native_module("game")
+if native is None:  # REQUIRE_COMPILED set without a current build
+    pytest.fail(f"{NAME} is not built or is stale, and {REQUIRE_COMPILED} is set", pytrace=False)
+
+CHANGED_TABLES = Variant.with_overrides({
+    "tracks": {"pool_track": [0, 5, 7, 40, 41, 42, 43, 44, 45, 46], "refusal_track": [0, 1, 2, 3, 4, 9],
+               "real_estate_tracks": [[1, 2], [2, 9], [3, 4, 5, 6, 7, 8, 9], [4], [5, 6], [6, 20]],
+               "park_tracks": [[0, 1], [0, 5, 6, 7, 8, 9, 10, 11, 12, 13], [0, 2, 4]],
+               "bis_track": [0, 2, 5], "roundabout_track": [0, 1, 2, 9]},
+    "plans": {"estates-4-4": {"points": [17, 1]}},
+    "add_plans": [{"id": "pairs-of-one", "deck": 1, "estates": [1, 1], "points": [9, 2]}],
+    "remove_plans": ["estates-6-6"],
+    "deck": {8: [4, 4, 4, 1, 1, 1]}}, advanced=True)
+"""Advanced rules on changed tracks, plans and deck (what-if overrides)."""
+
+SUPPORTED = [
+    (CHANGED_TABLES, (1, 3)),
+    (Variant(), (2, 3, 4, 5)),
+    (Variant(advanced=True), (1, 2, 3, 4, 5)),
+    (Variant(solo=True), (1,)),
+    (Variant(solo=True, advanced=True), (1,)),
+    (Variant(), (1,)),
+]
+"""The rule sets the native driver plays, each with the player counts tried."""
+
+SEEDS = range(60)
+
+
+def seats(kinds: list[str]) -> list[Seat]:
+    return [Seat(f"p{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)]
+
+
+def played(variant: Variant, kinds: list[str], seed: int, native_allowed: bool) -> tuple[Game, object]:
+    """The game and its recorded result, natively when allowed and supported."""
+    game = Game(variant, seats(kinds), seed, record=True)
+    game.native = native_allowed
+    return game, game.play()
+
+
+def same_result(left, right) -> None:
+    assert left.record == right.record
+    assert left.scores == right.scores
+    assert left.ranks == right.ranks
+    assert (left.turns, left.end_reasons, left.plan_first_turn, left.race) == \
+        (right.turns, right.end_reasons, right.plan_first_turn, right.race)
+    for mine, theirs in zip(left.sheets, right.sheets):
+        assert {name: getattr(mine, name) for name in STATE_SLOTS} == \
+            {name: getattr(theirs, name) for name in STATE_SLOTS}
+        assert (mine.to_record(), mine.unused_estates(), mine.fence_options(), mine.bis_options()) == \
+            (theirs.to_record(), theirs.unused_estates(), theirs.fence_options(), theirs.bis_options())
+
+
+@pytest.mark.parametrize("variant,counts", SUPPORTED,
+                         ids=["changed tables", "standard", "advanced", "solo", "solo advanced", "standard alone"])
+def test_native_games_equal_python_games(variant: Variant, counts: tuple[int, ...]) -> None:
+    native_games = 0
+    for n_players in counts:
+        for seed in SEEDS:
+            game, fast = played(variant, ["random"] * n_players, seed, True)
+            fresh = Game(variant, seats(["random"] * n_players), seed)
+            native_games += native.can_play(fresh.state, fresh.strategies)
+            _, reference = played(variant, ["random"] * n_players, seed, False)
+            same_result(fast, reference)
+    # advanced games with an advanced plan card (not an estate list: about 65% of them) play in Python
+    assert native_games >= len(counts) * len(SEEDS) // (5 if variant.advanced else 1)
+
+
+def test_the_native_driver_plays_the_supported_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game.play hands a supported game to the driver (and the Python loop is not asked)."""
+    monkeypatch.setattr(Game, "_drive", lambda self, one_turn: pytest.fail("the Python loop ran"))
+    result = play_game(Variant(), seats(["random", "random"]), 7)
+    assert result.end_reasons and result.turns > 0
+
+
+def test_unrecorded_games_give_the_same_result() -> None:
+    for seed in range(10):
+        fast = play_game(Variant(advanced=True), seats(["random"] * 3), seed)
+        game = Game(Variant(advanced=True), seats(["random"] * 3), seed)
+        game.native = False
+        reference = game.play()
+        assert fast.record is None
+        assert (fast.scores, fast.ranks, fast.turns) == (reference.scores, reference.ranks, reference.turns)
+
+
+@pytest.mark.parametrize("variant,kinds", [
+    (Variant(), ["random", "greedy"]),
+    (Variant(), ["random:roundabout_rate=0.5"]),
+    (Variant(expert=True), ["random", "random"]),
+    (Variant(board="ice-cream"), ["random", "random"]),
+], ids=["a greedy seat", "changed parameters", "expert rules", "a thematic board"])
+def test_unsupported_games_fall_back_to_python(variant: Variant, kinds: list[str]) -> None:
+    game = Game(variant, seats(kinds), 3, record=True)
+    assert not native.can_play(game.state, game.strategies)
+    result = game.play()
+    _, reference = played(variant, kinds, 3, False)
+    same_result(result, reference)
+
+
+def test_a_game_under_way_goes_on_in_python() -> None:
+    """After Game.play_turn the seats' draws are under way: play finishes the game in Python, as before."""
+    for seed in range(6):
+        game = Game(Variant(), seats(["random", "random"]), seed, record=True)
+        game.play_turn()
+        assert not native.can_play(game.state, game.strategies)
+        finished = game.play()
+        reference = Game(Variant(), seats(["random", "random"]), seed, record=True)
+        reference.native = False
+        reference.play_turn()
+        same_result(finished, reference.play())
+
+
+def test_the_changed_parameters_case_is_a_random_seat() -> None:
+    """The fallback above is for the parameters, not for another strategy."""
+    game = Game(Variant(), seats(["random:roundabout_rate=0.5"]), 3)
+    assert type(game.strategies[0]).__name__ == "RandomStrategy"
+    assert game.strategies[0].params["roundabout_rate"] == 0.5
