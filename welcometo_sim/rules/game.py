@@ -23,6 +23,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 
 from ..games.contract import CHANCE, StrategyError
+from ..native import native_module
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .evaluation.plan_progress import share_memos
@@ -1024,7 +1025,6 @@ def _native_driver() -> Any:
     is not built, is stale, or WTSIM_PURE_PYTHON asks for the Python game.
     Looked up once (on the first game, as the rules must be imported first)."""
     if not _NATIVE_GAME:
-        from ..native import native_module
         _NATIVE_GAME.append(native_module("game"))
     return _NATIVE_GAME[0]
 
