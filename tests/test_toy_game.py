@@ -11,6 +11,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from browser import chromium, needs_chromium
+
 from welcometo_sim.games import GAMES, load_game, register_game
 from welcometo_sim.games.contract import play_out
 
@@ -152,3 +154,34 @@ def test_balance_lowers_an_over_strong_objective(tmp_path):
     points = yaml.safe_load(out.read_text())["overrides"]["objectives"]
     assert points["pile-10"] < 20 and points["pile-10"] > points["chips-3"] - 10
     assert wtsim("run", str(out), "--games", "4", "--quiet", "--out", str(tmp_path / "run")).exit_code == 0
+
+
+@needs_chromium
+def test_the_replay_viewer_steps_through_the_game_as_text(tmp_path, config):
+    """`show --html` of a kit game: the page opens at the end and steps back
+    and forth through the game's text after every decision (headless Chromium)."""
+    pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    out = tmp_path / "run"
+    assert wtsim("run", str(config), "--records", "--quiet", "--out", str(out), "--games", "2").exit_code == 0
+    page = tmp_path / "game.html"
+    done = wtsim("show", str(out / "records.jsonl"), "--game", "1", "--html", "--out", str(page))
+    assert done.exit_code == 0, done.output
+    record = json.loads((out / "records.jsonl").read_text().splitlines()[1])
+    game = load_game(TOY, record["variant"], 2)
+    with chromium() as driver:
+        driver.get(page.resolve().as_uri())
+        text = lambda: driver.find_element(By.CSS_SELECTOR, "pre[data-text]").text
+        assert text() == str(game_state_after(record, len(record["moves"])))
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+        assert text() == str(game_state_after(record, 2))
+        finals = driver.execute_script("return [...document.querySelectorAll('td.cat-total')].map(c => c.textContent)")
+        assert finals == [str(row["total"]) for row in record["final"]]
+
+
+def game_state_after(record, steps):
+    from tests.games.toy_race import GAME
+
+    return GAME.replayed(record, steps)

@@ -231,12 +231,18 @@ class StateGame:
         return f"{self.title}, seed {record['seed']}, after decision {done}\n{state}"
 
     def viewer_page(self, record: Mapping, start: int | None = None) -> dict[str, Any]:
-        """The replay viewer's data: the game as text after every seat decision."""
-        states = [{"turn": step, "text": str(self.replayed(record, step))}
-                  for step in range(len(record["moves"]) + 1)]
-        opening = states[-1]["turn"] if start is None else max(0, min(int(start), states[-1]["turn"]))
-        return {"kind": "text", "title": self.title, "players": list(record["players"]), "states": states,
-                "final": list(record.get("final") or []), "start": opening}
+        """The replay viewer's data (its "text" kind): the game as its State
+        prints after every seat decision, and the final scores."""
+        steps = len(record["moves"])
+        states = [{"turn": step, "text": str(self.replayed(record, step))} for step in range(steps + 1)]
+        opening = steps if start is None else max(0, min(int(start), steps))
+        final = [{"seat": row["seat"], "rank": row["rank"],
+                  "score": {**{c: row[c] for c in self.categories}, "total": row["total"]}}
+                 for row in record.get("final") or []]
+        return {"kind": "text", "title": self.title, "game": record.get("game"), "seed": record.get("seed"),
+                "variant": (record.get("variant") or {}).get("variant") or {}, "players": list(record["players"]),
+                "categories": list(self.categories), "states": states, "final": final,
+                "end": {"turn": steps, "reasons": []}, "start": opening}
 
     # ------------------------------------------------------------ registration
     def capabilities(self, viewer: str = "") -> Capabilities:
