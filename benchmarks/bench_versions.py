@@ -45,7 +45,7 @@ if __name__ == "__main__":  # today's version runs from source, as the old one m
     os.environ["WTSIM_PURE_PYTHON"] = "1"
 
 from welcometo_sim.compiled_core import installed_name, source_path  # noqa: E402
-from welcometo_sim.rules.game import Seat, play_game  # noqa: E402
+from welcometo_sim.rules.game import Game, Seat, play_game  # noqa: E402
 from welcometo_sim.rules.seeding import prepare_families  # noqa: E402
 from welcometo_sim.rules.variant import Variant  # noqa: E402
 from welcometo_sim.sim.runner import batch_collection  # noqa: E402
@@ -169,6 +169,7 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
     seconds = {"old": 0.0, "new": 0.0}
     checksums = {"old": 0, "new": 0}
     versions = {"old": old, "new": current}
+    native, Game.native = Game.native, False  # the Python functions being swapped must be the ones that play
     try:
         with batch_collection():
             for seed in range(games):
@@ -184,6 +185,7 @@ def compare(revision: str, target: str, line: str, games: int) -> dict[str, floa
                     total = sum(score["total"] for score in result.scores)
                     checksums[version] = (checksums[version] * 1_000_003 + total) % (1 << 61)
     finally:
+        Game.native = native
         for namespace, name in places:
             rebind(namespace, name, current)
         for namespace, name in holders(old):  # e.g. a cache filled while the old version played
