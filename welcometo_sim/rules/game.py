@@ -951,7 +951,9 @@ class Game:
         whose every seat is a built-in the native core plays (`random` with
         its default parameters, on the rules it supports) runs natively, with
         the same random streams, decisions and record."""
-        driver = _native_driver() if self.native and self.move_timeout is None else None
+        natively = self.native and self.move_timeout is None \
+            and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
+        driver = _native_driver() if natively else None  # other games never load the native module
         if driver is not None and driver.can_play(self.state, self.strategies):
             driver.play_random(self.state, self.strategies)
         else:
@@ -1015,6 +1017,10 @@ class Game:
         """The game's result as it stands, with the end `reasons` (default: the game's)."""
         return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
 
+
+NATIVE_STRATEGIES = frozenset({"random"})
+"""The built-in strategies the native driver plays (it checks the exact class
+and parameters too): a game with any other seat never looks it up."""
 
 _NATIVE_GAME: list = []
 """The native game driver once looked up ([module or None])."""
