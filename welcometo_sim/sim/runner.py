@@ -132,6 +132,7 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
             except (OSError, TimeoutError, ValueError) as exc:
                 raise ConfigError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
         else:
+            stack.enter_context(_children_write_to_devnull())
             cluster = _local_cluster(LocalCluster, workers)
             stack.callback(_close_quietly, cluster)
             client = Client(cluster)
@@ -157,6 +158,38 @@ def _local_cluster(factory: Callable[..., Any], workers: int) -> Any:
         raise
     cluster.shutdown_on_close = False
     return cluster
+
+
+@contextmanager
+def _children_write_to_devnull() -> Iterator[None]:
+    """While a local cluster lives, point file descriptor 2 (which the worker
+    processes inherit) at /dev/null, and keep this process's `sys.stderr` on
+    the real standard error. A worker stopped while it starts (the run got
+    SIGTERM) prints a traceback of its own, and one that outlives its run
+    logs lost heartbeats: the user should see neither, as the run reports its
+    own end and task errors come back through dask. A `sys.stderr` that is
+    not file descriptor 2 (a test runner's capture) is left as it is."""
+    original = sys.stderr
+    try:
+        on_fd_2 = original.fileno() == 2
+    except (AttributeError, OSError, ValueError):
+        on_fd_2 = False
+    original.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    if on_fd_2:
+        sys.stderr = open(saved, "w", encoding=original.encoding, errors=original.errors,
+                          buffering=1, closefd=False)
+    try:
+        yield
+    finally:
+        if on_fd_2:
+            sys.stderr.flush()
+            sys.stderr = original
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _reason(exc: BaseException) -> str:
