@@ -259,8 +259,8 @@ def test_a_short_training_measurably_improves_on_the_untrained_start(tmp_path):
                     folder=tmp_path, command="t")
     layout = layout_for(SOLO.data)
     seeds = game_seeds(99, 0, 40)
-    before = evaluate(np.zeros(layout.size), (layout.street_houses, layout.plan_ids), SOLO, 1, seeds)
-    after = evaluate(trained.weights, (layout.street_houses, layout.plan_ids), SOLO, 1, seeds)
+    before = evaluate(np.zeros(layout.size), trained.settings, seeds)
+    after = evaluate(trained.weights, trained.settings, seeds)
     gain = np.array([a[0] for a in after]) - np.array([b[0] for b in before])
     assert gain.mean() > 5 and gain.mean() - 2 * gain.std(ddof=1) / np.sqrt(len(gain)) > 0
     assert (tmp_path / "curve.csv").read_text().startswith("games,seconds,mean_score")

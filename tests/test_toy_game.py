@@ -185,3 +185,12 @@ def game_state_after(record, steps):
     from tests.games.toy_race import GAME
 
     return GAME.replayed(record, steps)
+
+
+def test_train_refuses_a_game_without_a_learned_player_in_one_line(tmp_path, config):
+    done = wtsim("train", str(config), "--out", str(tmp_path / "never"), "--games", "1")
+    assert done.exit_code == 2
+    assert done.output.strip().endswith(f"{config}: game: wtsim train plays Welcome To and Shake That City only, "
+                                        f"not {TOY}")
+    assert len(done.output.strip().splitlines()) == 1
+    assert not (tmp_path / "never").exists()

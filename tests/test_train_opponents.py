@@ -52,7 +52,7 @@ def test_the_curve_of_two_players_seats_the_learner_against_the_eval_opponent(tm
     state = train(new_state(settings()), games=4, seconds=None, jobs=1, folder=tmp_path, command="t")
     point = state.curve[-1]
     assert set(MATCH_COLUMNS) <= set(point)
-    rows = evaluate(state.weights, layout_args(), BASE, 2, game_seeds(3, 1 << 40, (1 << 40) + 4), "greedy")
+    rows = evaluate(state.weights, settings(), game_seeds(3, 1 << 40, (1 << 40) + 4), "greedy")
     learner = np.array([row[0] for row in rows])
     opponent = np.array([row[3][0] for row in rows])
     assert point["mean_score"] == pytest.approx(learner.mean(), abs=1e-3)
@@ -74,7 +74,7 @@ def test_the_evaluation_games_are_the_learner_and_the_opponent_seated_as_in_a_ru
     weights = np.random.default_rng(0).normal(0, 0.5, layout.size)
     weights[0] = 0.0
     seeds = game_seeds(5, 0, 4)
-    rows = evaluate(weights, layout_args(), BASE, 2, seeds, "heuristic")
+    rows = evaluate(weights, settings(), seeds, "heuristic")
     model = ValueModel(Layout(*layout_args()), weights)
     for seed, row in zip(seeds, rows):
         seats = [Seat("learned", "learned", lambda rng: LearnedStrategy(rng, None, model)),
@@ -88,8 +88,8 @@ def test_self_evaluation_is_the_mirror_it_always_was():
     layout = layout_for(BASE.data)
     weights = np.random.default_rng(1).normal(0, 0.5, layout.size)
     weights[0] = 0.0
-    rows = evaluate(weights, layout_args(), BASE, 2, game_seeds(5, 0, 4), SELF)
-    heuristic = evaluate(weights, layout_args(), BASE, 2, game_seeds(5, 0, 4), "heuristic")
+    rows = evaluate(weights, settings(), game_seeds(5, 0, 4), SELF)
+    heuristic = evaluate(weights, settings(), game_seeds(5, 0, 4), "heuristic")
     assert all(row[3] == [] for row in rows)
     assert [row[0] for row in rows] != [row[0] for row in heuristic]
 
@@ -115,18 +115,19 @@ def test_training_against_opponents_is_the_same_for_any_jobs_and_across_a_resume
 def test_only_seat_zero_learns_against_opponents(monkeypatch):
     """The opponents are the named built-ins, in turn game by game, and keep no trace."""
     import welcometo_sim.learning.train as training
+    import welcometo_sim.learning.welcome_to as welcome_to
 
     seen = []
-    real = training.learn_from_game
+    real = welcome_to.learn_from_game
 
     def watched(weights, game, result, rate, trace_decay):
         seen.append([type(strategy).__name__ for strategy in game.strategies])
         return real(weights, game, result, rate, trace_decay)
 
-    monkeypatch.setattr(training, "learn_from_game", watched)
+    monkeypatch.setattr(welcome_to, "learn_from_game", watched)
     layout = layout_for(Variant().data)
-    training.play_shard(np.zeros(layout.size), layout_args(), BASE, 3, [(0, 11), (1, 12)], 0.3, 0.5, None,
-                        ("heuristic", "greedy"))
+    training.play_shard(np.zeros(layout.size), settings(players=3, opponents=("heuristic", "greedy")),
+                        [(0, 11), (1, 12)], 0.3)
     assert seen == [["LearnedStrategy", "HeuristicStrategy", "GreedyStrategy"],
                     ["LearnedStrategy", "GreedyStrategy", "HeuristicStrategy"]]
 

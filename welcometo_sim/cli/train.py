@@ -11,6 +11,7 @@ import click
 from .. import __version__
 from ..analysis.formatting import format_number
 from ..config import ConfigError, load_config
+from ..games import game_learning
 from ..learning.model import ModelError
 from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainingState, TrainSettings,
                               load_state, new_state, train)
@@ -20,6 +21,11 @@ from .common import complete_config, fail, notice, output_folder
 SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games", "opponents",
                    "eval_opponent")
 """The options a training is a function of: fixed for its life (--rate-after adds later steps)."""
+
+
+def _variant_record(spec) -> dict:
+    """The run's rules as its game's learning object records them in a checkpoint."""
+    return game_learning(spec.game).variant_record(spec)
 
 
 def _rate_steps(values: tuple[str, ...]) -> tuple[tuple[int, float], ...]:
@@ -106,9 +112,10 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 @click.option("--opponents", default="", metavar="NAME,...",
               help="Train against these built-in strategies (seat 0 learns, the other seats take them in turn, "
                    "game by game) instead of self-play, whose identical seats tie every race.  [default: self-play]")
-@click.option("--eval-opponent", default="heuristic", show_default=True, metavar="NAME",
+@click.option("--eval-opponent", default=None, metavar="NAME",
               help="Who the learner meets in the learning curve's games (two players or more): a built-in "
-                   "strategy, or 'self' for self-play (a mirror: every race tied).")
+                   "strategy, or 'self' for self-play (a mirror: every race tied).  [default: the game's "
+                   "strongest hand-made player: Welcome To heuristic, Shake That City lookahead]")
 @click.option("--resume", is_flag=True,
               help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
                    "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
@@ -147,18 +154,21 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                                   "eval_opponent": eval_opponent}, games)
             if config is not None:
                 spec = load_config(config).require("trainable", "train")
-                if spec.variant.to_record() != state.settings.variant or len(spec.players) != state.settings.players:
+                if (spec.game != state.settings.game or _variant_record(spec) != state.settings.variant
+                        or len(spec.players) != state.settings.players):
                     fail(f"--resume: {config} is not the variant and player count {folder} was trained on")
             state = state.with_rates_after(steps)
         else:
             if (folder / CHECKPOINT).exists():
                 fail(f"{folder} already holds a training: add --resume to continue it, or choose another --out")
             spec = load_config(config).require("trainable", "train")
-            settings = TrainSettings(variant=spec.variant.to_record(), players=len(spec.players), seed=seed,
+            learning = game_learning(spec.game)
+            settings = TrainSettings(variant=_variant_record(spec), players=len(spec.players), seed=seed,
                                      rate=rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
                                      round_games=round_games,
                                      eval_every=eval_every, eval_games=eval_games,
-                                     opponents=_opponents(opponents), eval_opponent=eval_opponent)
+                                     opponents=_opponents(opponents), game=spec.game,
+                                     eval_opponent=eval_opponent or learning.default_eval_opponent)
             state = new_state(settings)
             state.config = config or ""
     except (TrainingError, ConfigError) as exc:

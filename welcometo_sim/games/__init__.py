@@ -21,7 +21,8 @@ GAMES: dict[str, str] = {
 `render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES`, `ENVIRONMENT`
 (``module:Class`` of its PettingZoo AEC environment) and `CAPABILITIES` (a :class:`Capabilities`:
 what the tournament machinery asks a game instead of comparing its name), and, for `wtsim plans`
-and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), and `sweep_measures` for `wtsim sweep`."""
+and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), `sweep_measures` for `wtsim sweep`,
+and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train)."""
 
 DEFAULT_GAME = "welcome-to"
 """The game a config plays when it has no `game:` key."""
@@ -164,6 +165,17 @@ def game_measures(name: str) -> Callable | None:
     """The `sweep_measures(frame, rows, games)` of the game called `name`: its
     own measures of a grid point for `wtsim sweep` (None when it has none)."""
     return getattr(game_module(name), "sweep_measures", None)
+
+
+def game_learning(name: str) -> Any:
+    """The learning object of the game called `name` (its module's `LEARNING`,
+    ``module:object``), which `wtsim train` plays its training games through
+    (UnknownGame when the game has none)."""
+    reference = getattr(game_module(name), "LEARNING", None)
+    if reference is None:
+        raise UnknownGame(f"game {name!r} has no learned player to train")
+    module, _, attribute = reference.partition(":")
+    return getattr(import_module(module), attribute)
 
 
 def load_game(name: str, params: Mapping | None = None, n_players: int | None = None) -> Game:

@@ -43,22 +43,18 @@ import time
 from contextlib import suppress
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..analysis import plots
+from ..games import DEFAULT_GAME, UnknownGame, game_learning
 from ..messages import shown
-from ..rules.game import Game, Seat
-from ..rules.variant import Variant
 from ..sim.chunks import game_seeds
 from ..sim.guard import loky_config
 from ..sim.results import output_error
-from ..strategies.learned import LearnedStrategy
-from ..strategy import builtin_strategies, parse_strategy
 from .archive import ArchiveError, BoundedNpz
-from .features import Layout
-from .model import MAX_MODEL_BYTES, ModelError, ValueModel, finite_weights, layout_for, read_json
+from .model import MAX_MODEL_BYTES, ModelError, finite_weights, read_json
 
 EVAL_OFFSET = 1 << 40
 """Evaluation games use game indices from here on: never a training game."""
@@ -112,14 +108,26 @@ class TrainSettings:
     more: seat 0 learned, every other seat this strategy), so that no mirror
     inflates the curve; "self" seats the learner everywhere (a mirror: the
     curve of checkpoints made before this setting existed)."""
+    game: str = DEFAULT_GAME
+    """The game trained (`variant` is in its terms); checkpoints from before
+    the setting are Welcome To's."""
+
+    @property
+    def learning(self):
+        """The game's learning object (see the module docstring)."""
+        try:
+            return game_learning(self.game)
+        except UnknownGame as exc:
+            raise TrainingError(str(exc)) from None
 
     def check(self) -> None:
         if self.players < 1:
             raise TrainingError("training needs at least one player")
+        known = self.learning.strategy_names()
         for name in (*self.opponents, *([] if self.eval_opponent == SELF else [self.eval_opponent])):
-            if name not in builtin_strategies():
-                known = ", ".join(sorted(builtin_strategies()))
-                raise TrainingError(f"strategy {shown(name)} is not a built-in strategy (built-ins: {known})")
+            if name not in known:
+                raise TrainingError(f"strategy {shown(name)} is not a built-in strategy (built-ins: "
+                                    f"{', '.join(sorted(known))})")
         for rate in (self.rate, *(r for _, r in self.rate_after)):
             if not 0 < rate <= 10:
                 raise TrainingError(f"a learning rate must be in (0, 10], got {rate}")
@@ -205,23 +213,14 @@ class TrainingState:
 
 
 # ------------------------------------------------------------------ games
-def variant_from_record(record: dict) -> Variant:
-    """The Variant of a record's `variant` block (Variant.to_record's inverse)."""
-    switches = {key: record[key] for key in ("advanced", "expert", "solo", "board") if key in record}
-    return Variant.with_overrides(record.get("overrides"), **switches)
+class EvaluationRow(NamedTuple):
+    """One evaluation game as the curve reads it: every seat's total (the
+    learner at seat 0, or everywhere against "self"), its length in the
+    game's own steps, and whether it ended early (Welcome To: on refusals)."""
 
-
-def _seats(model: ValueModel, players: int, trace: bool, opponents: tuple[str, ...] = (), game: int = 0
-           ) -> list[Seat]:
-    """The seats of training or evaluation game `game`: the learner everywhere
-    without `opponents`, else the learner at seat 0 and the opponents in turn."""
-    learners = players if not opponents else 1
-    seats = [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
-             for i in range(learners)]
-    for seat in range(learners, players):
-        name = opponents[(game + seat - 1) % len(opponents)]
-        seats.append(Seat(f"{name}-{seat}", name, parse_strategy(name)))
-    return seats
+    totals: list[float]
+    turns: int
+    ended_early: bool
 
 
 def td_targets(values: list[float], final: float, trace_decay: float) -> np.ndarray:
@@ -237,24 +236,29 @@ def td_targets(values: list[float], final: float, trace_decay: float) -> np.ndar
     return targets
 
 
-def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_decay: float) -> None:
-    """Move each seat's visited weights toward their TD(lambda) returns (in place)."""
-    for seat, strategy in enumerate(game.strategies):
-        trace = getattr(strategy, "trace", None)  # opponents keep none
+def learn_from_traces(weights: np.ndarray, traces: list, finals: list[float], rate: float,
+                      trace_decay: float) -> None:
+    """Move each learning seat's visited weights toward their TD(lambda)
+    returns, in place: `traces[seat]` is the seat's (active weight indices,
+    value) per decision, or None for a seat that does not learn. The step is
+    normalised by the squared length of the feature vector (normalised LMS):
+    the number of active weights when each is active once, as in Welcome To;
+    a trace whose weights may repeat (a table shared by several places) gives
+    that squared length as a third item, so that a repeated weight cannot
+    overshoot its target."""
+    for trace, final in zip(traces, finals):
         if not trace:
             continue
-        final = float(result.scores[seat]["total"])
-        targets = td_targets([value for _, value in trace], final, trace_decay)
-        for (active, value), target in zip(trace, targets):
+        targets = td_targets([entry[1] for entry in trace], final, trace_decay)
+        for entry, target in zip(trace, targets):
+            active, value = entry[0], entry[1]
             if len(active):
-                np.add.at(weights, active, rate * (target - value) / len(active))
-        weights[0] = 0.0
+                norm = entry[2] if len(entry) > 2 else len(active)
+                np.add.at(weights, active, rate * (target - value) / norm)
 
 
-def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-               games: list[tuple[int, int]], rate: float, trace_decay: float,
-               kept: tuple[np.ndarray, np.ndarray] | None = None,
-               opponents: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+def play_shard(weights: np.ndarray, settings: TrainSettings, games: list[tuple[int, int]], rate: float,
+               kept: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Play and learn from `games` (training game index, seed) in order,
     starting from `weights` (the round's) with the shard's `kept` own weights
     of an open round set in; returns the shard's own weights where they
@@ -262,39 +266,28 @@ def play_shard(weights: np.ndarray, layout_args: tuple, variant: Variant, player
     own = np.array(weights, dtype=np.float64)
     if kept is not None:
         own[kept[0]] = kept[1]
-    model = ValueModel(Layout(*layout_args), own)
-    for index, seed in games:
-        game = Game(variant, _seats(model, players, True, opponents, index), seed)
-        result = game.play()
-        learn_from_game(own, game, result, rate, trace_decay)
+    settings.learning.play_shard(own, settings, games, rate)
     changed = np.flatnonzero(own - weights)
     return changed, own[changed]
 
 
-def evaluate(weights: np.ndarray, layout_args: tuple, variant: Variant, players: int,
-             seeds: list[int], opponent: str = SELF) -> list[tuple[float, int, bool, list[float]]]:
-    """(the learner's score, turns, ended on refusals, the other seats'
-    scores) of each evaluation game: with an `opponent`, the learner sits at
-    seat 0 and the opponent at every other seat; with "self" the learner
-    sits everywhere and its score is the seats' mean."""
-    model = ValueModel(Layout(*layout_args), np.asarray(weights, dtype=np.float64))
-    seats = _seats(model, players, False, () if opponent == SELF else (opponent,))
+def evaluate(weights: np.ndarray, settings: TrainSettings, seeds: list[int],
+             opponent: str = SELF) -> list[tuple[float, int, bool, list[float]]]:
+    """(the learner's score, turns, ended early, the other seats' scores) of
+    each evaluation game: with an `opponent`, the learner sits at seat 0 and
+    the opponent at every other seat; with "self" the learner sits everywhere
+    and its score is the seats' mean."""
     out = []
-    for seed in seeds:
-        result = Game(variant, seats, seed).play()
-        totals = [float(s["total"]) for s in result.scores]
-        own = float(np.mean(totals)) if opponent == SELF else totals[0]
-        out.append((own, result.turns, "refusals" in result.end_reasons,
-                    [] if opponent == SELF else totals[1:]))
+    for row in settings.learning.evaluate(np.asarray(weights, dtype=np.float64), settings, seeds, opponent):
+        own = float(np.mean(row.totals)) if opponent == SELF else row.totals[0]
+        out.append((own, row.turns, row.ended_early, [] if opponent == SELF else row.totals[1:]))
     return out
 
 
 # --------------------------------------------------------------- training
 def new_state(settings: TrainSettings) -> TrainingState:
     settings.check()
-    variant = variant_from_record(settings.variant)
-    layout = layout_for(variant.data)
-    return TrainingState(settings, np.zeros(layout.size, dtype=np.float64))
+    return TrainingState(settings, np.zeros(settings.learning.size(settings), dtype=np.float64))
 
 
 def train(state: TrainingState, *, games: int | None, seconds: float | None, jobs: int,
@@ -310,18 +303,15 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
 
     settings = state.settings
     state.commands.append(command)
-    variant = variant_from_record(settings.variant)
-    layout = layout_for(variant.data)
-    layout_args = (layout.street_houses, layout.plan_ids)
-    if state.weights.shape != (layout.size,):
+    if state.weights.shape != (settings.learning.size(settings),):
         raise TrainingError("the checkpoint's weights do not fit this code's feature layout")
     _plots()  # imported now, not in a save an interrupt may cut short
-    save = lambda plot=True: _save(state, folder, layout, command, code_version, plot)  # noqa: E731
+    save = lambda plot=True: _save(state, folder, command, code_version, plot)  # noqa: E731
     save(plot=False)
     started = time.monotonic()
     start_seconds = state.seconds
     with loky_config(), Parallel(n_jobs=min(jobs, settings.shards), max_nbytes=None) as parallel:
-        evaluation = lambda: _evaluation_point(state, parallel, delayed, layout_args, variant, jobs)  # noqa: E731
+        evaluation = lambda: _evaluation_point(state, parallel, delayed, jobs)  # noqa: E731
         if not state.curve:
             evaluation()
             save()
@@ -332,7 +322,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
                 if seconds is not None and time.monotonic() - started >= seconds:
                     break
                 end = round_end(state.games, settings.shards * settings.round_games, games)
-                weights, opened = _play_round(state, parallel, delayed, layout_args, variant, end)
+                weights, opened = _play_round(state, parallel, delayed, end)
                 if not finite_weights(weights):
                     save()
                     raise TrainingError(
@@ -370,8 +360,7 @@ def round_end(played: int, per_round: int, budget: int | None) -> int:
     return end if budget is None else min(end, budget)
 
 
-def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, variant: Variant,
-                end: int) -> tuple[np.ndarray, OpenRound | None]:
+def _play_round(state: TrainingState, parallel, delayed, end: int) -> tuple[np.ndarray, OpenRound | None]:
     """Training games `state.games` .. `end` - 1 of the current round, game
     `g` played by shard `g % shards`: the round's merged weights, and the
     round still open when `end` is inside it (a budget's partial round)."""
@@ -384,9 +373,7 @@ def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, var
     dealt = [[(index, seed) for index, seed in enumerate(seeds, state.games) if index % settings.shards == shard]
              for shard in range(settings.shards)]
     playing = [shard for shard in range(settings.shards) if dealt[shard]]
-    played = parallel(delayed(play_shard)(base, layout_args, variant, settings.players, dealt[shard],
-                                          settings.rate_at(began), settings.trace_decay, owns[shard],
-                                          settings.opponents)
+    played = parallel(delayed(play_shard)(base, settings, dealt[shard], settings.rate_at(began), owns[shard])
                       for shard in playing)
     for shard, own in zip(playing, played):
         owns[shard] = own
@@ -401,13 +388,13 @@ def _play_round(state: TrainingState, parallel, delayed, layout_args: tuple, var
     return weights, OpenRound(began, base, [own if own is not None else empty for own in owns])
 
 
-def _evaluation_point(state, parallel, delayed, layout_args, variant, jobs) -> None:
+def _evaluation_point(state, parallel, delayed, jobs) -> None:
     settings = state.settings
     eval_seeds = game_seeds(settings.seed, EVAL_OFFSET, EVAL_OFFSET + settings.eval_games)
     parts = max(1, min(jobs, len(eval_seeds)))
     chunks = [eval_seeds[i::parts] for i in range(parts)]
     opponent = settings.eval_opponent if settings.players > 1 else SELF
-    results = parallel(delayed(evaluate)(state.weights, layout_args, variant, settings.players, chunk, opponent)
+    results = parallel(delayed(evaluate)(state.weights, settings, chunk, opponent)
                        for chunk in chunks)
     rows = [row for part in results for row in part]
     scores = np.array([r[0] for r in rows])
@@ -438,13 +425,12 @@ def _interval(values: np.ndarray) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------- the folder
-def _save(state: TrainingState, folder: Path, layout, command: str, code_version: str,
-          plot: bool = True) -> None:
+def _save(state: TrainingState, folder: Path, command: str, code_version: str, plot: bool = True) -> None:
     """Write the checkpoint, the model and the curve, each whole or not at all;
     a folder that cannot take them (full disk, read-only, not a folder) is
     one TrainingError line."""
     try:
-        _write_folder(state, folder, layout, command, code_version, plot)
+        _write_folder(state, folder, command, code_version, plot)
     except OSError as exc:
         for name in (CHECKPOINT, WEIGHTS):
             with suppress(OSError):
@@ -452,8 +438,7 @@ def _save(state: TrainingState, folder: Path, layout, command: str, code_version
         raise TrainingError(str(output_error(folder, exc))) from None
 
 
-def _write_folder(state: TrainingState, folder: Path, layout, command: str, code_version: str,
-                  plot: bool) -> None:
+def _write_folder(state: TrainingState, folder: Path, command: str, code_version: str, plot: bool) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     settings = asdict(state.settings)
     partial = folder / (CHECKPOINT + ".partial")
@@ -473,8 +458,8 @@ def _write_folder(state: TrainingState, folder: Path, layout, command: str, code
             "seed": state.settings.seed, "games": state.games,
             "code_version": code_version, "variant": state.settings.variant, "players": state.settings.players,
             "reproduce": state.reproduce(state.config, folder),
-            "training": settings, "family": "solo" if state.settings.variant.get("solo") else "base"}
-    ValueModel(layout, state.weights, meta).save(folder / WEIGHTS)
+            "training": settings}
+    state.settings.learning.save(folder / WEIGHTS, state.settings, state.weights, meta)
     _write_curve(state.curve, folder, plot)
 
 
@@ -522,10 +507,10 @@ def load_state(folder: Path) -> TrainingState:
         with BoundedNpz(path, MAX_MODEL_BYTES) as archive:
             saved = read_json(archive, "state")
             state = _state_from(saved)
-            layout = layout_for(variant_from_record(state.settings.variant).data)
-            weights = archive.array("weights", "f", layout.size * 8, shape=(layout.size,))
+            size = state.settings.learning.size(state.settings)
+            weights = archive.array("weights", "f", size * 8, shape=(size,))
             state.weights = weights.astype(np.float64)
-            state.open_round = _open_round(archive, saved.get("open_round"), state, layout.size)
+            state.open_round = _open_round(archive, saved.get("open_round"), state, size)
     except ArchiveError as exc:
         raise TrainingError(f"{path}: not a readable checkpoint: {exc}") from None
     except TrainingError as exc:
@@ -584,6 +569,8 @@ def _state_from(saved: object) -> TrainingState:
     if not isinstance(opponents, list) or not all(isinstance(name, str) for name in opponents):
         raise TrainingError("settings.opponents: must be a list of strategy names")
     fields["opponents"] = tuple(opponents)
+    if not isinstance(fields.get("game", DEFAULT_GAME), str):
+        raise TrainingError("settings.game: must be a game's name")
     steps = fields.get("rate_after", [])
     if not isinstance(steps, list) or not all(isinstance(step, list) and len(step) == 2 and _is(step[0], int)
                                               and _is(step[1], float) for step in steps):
@@ -591,7 +578,7 @@ def _state_from(saved: object) -> TrainingState:
     settings = TrainSettings(**{**fields, "rate_after": tuple((int(g), float(r)) for g, r in steps)})
     settings.check()
     try:
-        variant_from_record(settings.variant).check(settings.players)
+        settings.learning.check(settings)
     except Exception as exc:  # any fault of a hand-edited variant record is the checkpoint's
         raise TrainingError(f"settings.variant: {exc}") from None
     games = _typed(saved, "games", int)
@@ -634,4 +621,4 @@ def _typed(mapping: dict, key: str, kind: type):
 
 
 __all__ = ["TrainSettings", "TrainingState", "TrainingError", "ModelError", "train", "new_state", "load_state",
-           "td_targets", "learn_from_game", "CURVE_COLUMNS", "MATCH_COLUMNS", "curve_columns"]
+           "td_targets", "learn_from_traces", "play_shard", "evaluate", "EvaluationRow", "CURVE_COLUMNS", "MATCH_COLUMNS", "curve_columns"]

@@ -32,6 +32,8 @@ ENVIRONMENT = "welcometo_sim.envs.city:ShakeThatCityEnv"
 OBJECTIVES = "welcometo_sim.games.shake_that_city.objectives:OBJECTIVES"
 """The objectives capability (see welcometo_sim.games.objectives), loaded by
 the commands that balance them (it plays games through the runner)."""
+LEARNING = "welcometo_sim.games.shake_that_city.training:LEARNING"
+"""What `wtsim train` plays and saves (see welcometo_sim.learning.train)."""
 
 
 
@@ -98,6 +100,7 @@ CAPABILITIES = Capabilities(
     strategy_params=_strategy_params,
     variant_label=_variant_label,
     viewer="welcometo_sim.viewer:shake_page",
+    trainable=True,
 )
 """What the machinery asks of Shake That City (see welcometo_sim.games.Capabilities)."""
 

@@ -24,6 +24,7 @@ Built-ins, weakest first:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
@@ -35,6 +36,7 @@ from .moves import View, allowed_buildings
 from .rules import parse_move
 from .batch import batch_values
 from .evaluation import Evaluator
+from .learned import LearnedModel, ModelFileError, bundled_weights, cached_model, candidate_codes
 from .shake import CUBE_NAMES, frame_bits, shake
 
 
@@ -169,10 +171,61 @@ class Replayer(Strategy):
         return parse_move(self.rounds[view.round - 1]["moves"][self.recorded_seat])
 
 
+class LearnedStrategy(GreedyStrategy):
+    """Greedy's value plus a learned correction (see the module docstring).
+    `weights`: a model file from `wtsim train`; empty plays the bundled model
+    of the board's side, or greedy where there is none."""
+
+    name = "learned"
+    defaults = {**GreedyStrategy.defaults, "weights": ""}
+
+    def __init__(self, rng: np.random.Generator | None = None, params: Mapping[str, Any] | None = None,
+                 model: LearnedModel | None = None, trace: bool = False) -> None:
+        super().__init__(rng, params)
+        self.model = model
+        if model is None and self.params["weights"]:
+            self.model = self._load(self.params["weights"])
+        self.trace: list[tuple[np.ndarray, float, int]] | None = [] if trace else None
+
+    @staticmethod
+    def _load(path: str) -> LearnedModel:
+        try:
+            return cached_model(str(path), Path(path).stat().st_mtime_ns)
+        except OSError as exc:
+            raise ModelFileError(f"weights={path}: {exc.strerror or exc}") from None
+
+    def _model_for(self, view: View) -> LearnedModel:
+        if self.model is None:
+            bundled = bundled_weights(view.rules.layout.side)
+            self.model = self._load(str(bundled)) if bundled.is_file() else \
+                LearnedModel(view.rules.data.rows, view.rules.data.cols)
+        if (self.model.layout.rows, self.model.layout.cols) != (view.rules.data.rows, view.rules.data.cols):
+            raise ModelFileError(f"a model of a {self.model.layout.rows}x{self.model.layout.cols} board cannot "
+                                 f"play a {view.rules.data.rows}x{view.rules.data.cols} one")
+        return self.model
+
+    def choose(self, view: View, moves: Sequence[Move]) -> Move:
+        masks = view.masks
+        placements = [(BUILDINGS.index(m.building), masks[m]) for m in moves]
+        values = np.array(self.evaluator.values(view.board, view, view.rounds_left, placements))
+        if view.rounds_left <= 0:
+            return moves[int(np.argmax(values))]
+        active, corrections = self._model_for(view).corrections(candidate_codes(view.board, placements),
+                                                               view.rounds_left)
+        values = values + corrections
+        best = int(np.argmax(values))
+        if self.trace is not None:
+            chosen = active[best]
+            _, counts = np.unique(chosen, return_counts=True)
+            self.trace.append((chosen, float(values[best]), int((counts * counts).sum())))
+        return moves[best]
+
+
 STRATEGIES: dict[str, type[Strategy]] = {
     "random": RandomStrategy,
     "greedy": GreedyStrategy,
     "lookahead": LookaheadStrategy,
+    "learned": LearnedStrategy,
 }
 
 

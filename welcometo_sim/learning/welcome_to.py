@@ -1,0 +1,98 @@
+"""Welcome To's side of `wtsim train`: its seats, games and model file.
+
+The training loop (:mod:`.train`) knows no game; it asks the game's
+learning object (`LEARNING`, registered as the game module's `LEARNING`)
+for the size of the weights, a shard of training games, the evaluation
+games and the model file. Here the learner is `learned` on a
+:class:`~.model.ValueModel` whose weights the shard updates in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.game import Game, Seat
+from ..rules.variant import Variant
+from ..strategies.learned import LearnedStrategy
+from ..strategy import builtin_strategies, parse_strategy
+from .features import Layout
+from .model import ValueModel, layout_for
+from .train import SELF, EvaluationRow, TrainSettings, learn_from_traces
+
+
+def variant_from_record(record: dict) -> Variant:
+    """The Variant of a record's `variant` block (Variant.to_record's inverse)."""
+    switches = {key: record[key] for key in ("advanced", "expert", "solo", "board") if key in record}
+    return Variant.with_overrides(record.get("overrides"), **switches)
+
+
+def _layout(settings: TrainSettings) -> Layout:
+    return layout_for(variant_from_record(settings.variant).data)
+
+
+def _seats(model: ValueModel, players: int, trace: bool, opponents: tuple[str, ...] = (), game: int = 0
+           ) -> list[Seat]:
+    """The seats of training or evaluation game `game`: the learner everywhere
+    without `opponents`, else the learner at seat 0 and the opponents in turn."""
+    learners = players if not opponents else 1
+    seats = [Seat(f"learned-{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=trace))
+             for i in range(learners)]
+    for seat in range(learners, players):
+        name = opponents[(game + seat - 1) % len(opponents)]
+        seats.append(Seat(f"{name}-{seat}", name, parse_strategy(name)))
+    return seats
+
+
+def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_decay: float) -> None:
+    """Move each learning seat's visited weights toward their TD(lambda) returns (in place)."""
+    traces = [getattr(strategy, "trace", None) for strategy in game.strategies]  # opponents keep none
+    learn_from_traces(weights, traces, [float(score["total"]) for score in result.scores], rate, trace_decay)
+    weights[0] = 0.0
+
+
+class WelcomeToLearning:
+    """Welcome To's learning object (see :mod:`welcometo_sim.learning.train`)."""
+
+    default_eval_opponent = "heuristic"
+
+    def strategy_names(self) -> tuple[str, ...]:
+        return tuple(builtin_strategies())
+
+    def variant_record(self, spec) -> dict:
+        """A run's variant as a checkpoint keeps it (Variant.to_record)."""
+        return spec.variant.to_record()
+
+    def check(self, settings: TrainSettings) -> None:
+        variant_from_record(settings.variant).check(settings.players)
+
+    def size(self, settings: TrainSettings) -> int:
+        return _layout(settings).size
+
+    def play_shard(self, weights: np.ndarray, settings: TrainSettings, games: list[tuple[int, int]],
+                   rate: float) -> None:
+        """Play and learn from `games` (training game index, seed) in order, on `weights` (in place)."""
+        variant = variant_from_record(settings.variant)
+        model = ValueModel(_layout(settings), weights)
+        for index, seed in games:
+            game = Game(variant, _seats(model, settings.players, True, settings.opponents, index), seed)
+            result = game.play()
+            learn_from_game(weights, game, result, rate, settings.trace_decay)
+
+    def evaluate(self, weights: np.ndarray, settings: TrainSettings, seeds: list[int],
+                 opponent: str) -> list[EvaluationRow]:
+        model = ValueModel(_layout(settings), np.asarray(weights, dtype=np.float64))
+        seats = _seats(model, settings.players, False, () if opponent == SELF else (opponent,))
+        variant = variant_from_record(settings.variant)
+        out = []
+        for seed in seeds:
+            result = Game(variant, seats, seed).play()
+            out.append(EvaluationRow([float(s["total"]) for s in result.scores], result.turns,
+                                     "refusals" in result.end_reasons))
+        return out
+
+    def save(self, path, settings: TrainSettings, weights: np.ndarray, meta: dict) -> None:
+        meta = {**meta, "family": "solo" if settings.variant.get("solo") else "base"}
+        ValueModel(_layout(settings), weights, meta).save(path)
+
+
+LEARNING = WelcomeToLearning()
