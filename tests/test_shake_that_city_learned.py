@@ -86,8 +86,10 @@ def test_the_tuple_indices_of_a_board():
 
 
 def test_an_untrained_learned_player_plays_as_greedy():
+    rules = load_rules({"variant": {"construction": True}}, 2)
     for seed in (1, 2, 3):
-        learned = play_game(["learned", "random"], seed, {"variant": {"construction": True}})
+        untrained = LearnedStrategy(None, None, LearnedModel(rules.data.rows, rules.data.cols))
+        learned = play_game([untrained, "random"], seed, {"variant": {"construction": True}})
         greedy = play_game(["greedy", "random"], seed, {"variant": {"construction": True}})
         assert learned.record["boards"] == greedy.record["boards"]
         assert learned.record["scores"] == greedy.record["scores"]
