@@ -17,12 +17,11 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from itertools import islice
-from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..games.contract import CHANCE, StrategyError
+from ..games.contract import CHANCE, StrategyError, read_only
 from ..native import native_module
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
@@ -246,24 +245,6 @@ def strategy_copy(sheet: Sheet, data: GameData) -> Sheet:
     unused = copy._unused
     copy._unused = None if unused is None else unused[:]
     return copy
-
-
-def read_only(value: Any) -> Any:
-    """`value` with every dict a read-only mapping, every list a tuple and every
-    dataclass record a copy, down to the leaves; the very object when nothing
-    in it can be changed."""
-    if isinstance(value, dict):
-        return MappingProxyType({key: read_only(item) for key, item in value.items()})
-    if isinstance(value, list):
-        return tuple([read_only(item) for item in value])
-    if type(value) is tuple:
-        items = [read_only(item) for item in value]
-        if all(a is b for a, b in zip(items, value)):
-            return value
-        return tuple(items)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return copy.copy(value)  # a frozen record (a plan card) the strategies get their own of
-    return value
 
 
 _SEALED: dict[int, tuple[Variant, Variant]] = {}

@@ -18,10 +18,10 @@ import numpy as np
 
 from ...rules import record_format
 from ...rules.seeding import seat_generators
-from ..contract import CHANCE, StrategyError
+from ..contract import CHANCE, StrategyError, read_only
 from .board import Board, Move
 from .data import BUILDINGS, DataError
-from .moves import View, allowed_buildings, legal_moves, read_only
+from .moves import View, allowed_buildings, legal_moves
 from .rules import (MAX_PLAYERS, MIN_PLAYERS, TILE_SUPPLY, VARIANT_KEYS, Rules, Variant, load_rules, make_variant,
                     parse_move)
 from .scoring import CATEGORIES, Score, ranks, score

@@ -17,7 +17,6 @@ With wild cubes shown, a colour may be taken with all of them (`Move.wild`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from .board import Board, Move, WILD_CODE
@@ -111,8 +110,3 @@ class View:
         if move is None:
             return self.board
         return self.board.place(move.building, self.masks[move])
-
-
-def read_only(mapping: dict) -> Mapping:
-    """A view of a fresh copy of `mapping` that cannot be changed."""
-    return MappingProxyType(dict(mapping))
