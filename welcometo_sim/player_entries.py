@@ -26,7 +26,7 @@ the strategy base and the message helpers.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -159,9 +159,12 @@ def parse_player_entries(raw: Any, where: str, lookup: StrategyLookup,
     with unique names, resolved among the strategies of `lookup`'s game; relative
     `params_file` paths are read from `base_dir`. A problem is one ConfigError
     line starting with `where` and the entry's place (``players[2].params``)."""
+    entries = player_list(raw, where)
+    table = dict(lookup.builtins())  # read once: a registry of entry points is slow to list
+    lookup = replace(lookup, builtins=lambda: table)
     players = []
     taken: set[str] = set()
-    for index, entry in enumerate(player_list(raw, where)):
+    for index, entry in enumerate(entries):
         name, strategy = _player(entry, where, f"players[{index}]", lookup, base_dir)
         players.append(PlayerConfig(unique_name(name, taken), strategy))
     return tuple(players)
