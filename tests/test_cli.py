@@ -145,7 +145,7 @@ def test_missing_config_file(tmp_path, capsys):
     ("42\n", "mapping"),
     ("players: [random]\nvariant: {board: moon}\n", "board"),
     ("players: [random]\nvariant: {plans: [nope, null, null]}\n", "variant.plans[0]"),
-    ("players: [{strategy: greedy, params: {weights: {nope: 1}}}]\n", "players[0].strategy"),
+    ("players: [{strategy: greedy, params: {weights: {nope: 1}}}]\n", "players[0].params"),
 ])
 def test_bad_config_values(tmp_path, capsys, text, key):
     cfg = tmp_path / "bad.yaml"

@@ -522,7 +522,7 @@ def test_override_values_out_of_range(tmp_path, overrides, problem):
 ])
 def test_greedy_parameters_that_cannot_be_played(tmp_path, params, problem):
     line = rejected_config(tmp_path, f"players: [{{strategy: greedy, params: {params}}}]\n")
-    assert "players[0].strategy: strategy 'greedy': " + problem in line
+    assert "players[0].params: strategy 'greedy': " + problem in line
 
 
 def test_greedy_plays_with_huge_finite_weights(tmp_path):

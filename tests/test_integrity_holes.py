@@ -233,7 +233,7 @@ def test_the_configs_own_params_are_still_quoted(tmp_path, capsys):
     config = tmp_path / "c.yaml"
     config.write_text("players: [{params_file: p.yaml, params: {shortlist: 0}}]\n", encoding="utf-8")
     message = user_error(["run", str(config), "-q", "--games", "1"], capsys)
-    assert message.endswith("players[0].strategy: strategy 'greedy': parameter 'shortlist' must be at least 1, got 0")
+    assert message.endswith("players[0].params: strategy 'greedy': parameter 'shortlist' must be at least 1, got 0")
 
 
 def test_a_params_file_must_be_a_regular_file(tmp_path, capsys):

@@ -28,16 +28,15 @@ from typing import Any
 import yaml
 
 from .config_files import (MAX_YAML_BYTES, MAX_YAML_NODES, BoundedLoader, ConfigError, PlayerConfig, bounded_yaml,
-                           entry_with_file_params, key_line, merge_params, params_file_path, read_bounded,
-                           read_params_file, read_yaml, unique_name)
+                           read_bounded, read_yaml)
 from .games import DEFAULT_GAME, capabilities, game_key, games_that, known_games
 from .games.config import other_game_of
 from .messages import shown
 from .rules.data import BOARDS
 from .rules.overrides import OverrideError, key_label
 from .rules.variant import Variant, VariantError
-from .strategy import (Strategy, StrategyLoadError, StrategySpec, builtin_strategies, load_strategy,
-                       parse_strategy)
+from .player_entries import PLAYER_KEYS, StrategyLookup, parse_player_entries
+from .strategy import StrategySpec, builtin_strategies, load_strategy
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 MAX_GAMES = 100_000_000
@@ -51,7 +50,6 @@ TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "p
 ON_ERROR_POLICIES = ("fail", "skip")
 BACKENDS = ("loky", "dask")
 VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
-PLAYER_KEYS = {"strategy", "name", "params", "params_file"}
 
 
 @dataclass(frozen=True)
@@ -301,17 +299,6 @@ def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ..
     return tuple(raw)
 
 
-def default_player_name(text: str, spec: StrategySpec) -> str:
-    """A player's name when the config gives none: the reference as written, but
-    a strategy loaded from a file or module that declares its own `name` is
-    shown by that name (`mybots.py:LowestFirst` as `lowest-first`), with any
-    inline parameters after it."""
-    own = load_strategy(spec.ref).name
-    if spec.ref in builtin_strategies() or own == Strategy.name:
-        return text
-    return own + text.strip()[len(spec.ref):]
-
-
 def read_variant_config(raw: dict, where: str, base_dir: str | os.PathLike | None = None) -> dict[str, Any]:
     """The RunSpec fields of a config's `players`, `variant` and `overrides` in the
     schema of this module's docstring (Welcome To's: games.welcome_to declares it)."""
@@ -331,151 +318,29 @@ def variant_config_section(spec: RunSpec) -> dict[str, Any]:
             "overrides": spec.variant.overrides or None}
 
 
+def _welcome_to_strategy(ref: str, params: dict) -> StrategySpec:
+    """A Welcome To seat's strategy, its parameters checked now (not in a worker)."""
+    spec = StrategySpec(ref, params)
+    spec.validate()
+    return spec
+
+
+STRATEGY_LOOKUP = StrategyLookup(
+    game=DEFAULT_GAME,
+    builtins=lambda: dict(sorted(builtin_strategies().items())),
+    make=_welcome_to_strategy,
+    resolve=load_strategy,
+    elsewhere=lambda ref: other_game_of(ref, DEFAULT_GAME),
+)
+"""Welcome To's strategies as the player-entry parser looks them up: its built-ins
+and installed entry points, and any `module:Class` or `file.py:Class` reference."""
+
+
 def parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
-    """A config's `players:` list (entries: a strategy reference, or a mapping of
-    PLAYER_KEYS) as PlayerConfigs with unique names; a problem is one ConfigError line."""
-    if raw is None:
-        raise ConfigError(f"{where}: players: missing (a list of 1 to 12 players)")
-    if not isinstance(raw, list) or not raw:
-        raise ConfigError(f"{where}: players: must be a non-empty list")
-    players = []
-    taken: set[str] = set()
-    for index, entry in enumerate(raw):
-        at = f"players[{index}]"
-        if isinstance(entry, str):
-            entry = {"strategy": entry}
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{where}: {at}: must be a strategy name or a mapping")
-        _check_keys(entry, PLAYER_KEYS, where, at + ".")
-        if "params_file" in entry:
-            entry = _with_params_file(entry, where, at, base_dir)
-        ref = entry.get("strategy")
-        if not isinstance(ref, str) or not ref:
-            raise ConfigError(f"{where}: {at}.strategy: missing or not a string")
-        params = entry.get("params") or {}
-        if not isinstance(params, dict):
-            raise ConfigError(f"{where}: {at}.params: must be a mapping")
-        try:
-            spec = parse_strategy(ref, params)
-        except StrategyLoadError as exc:
-            raise ConfigError(f"{where}: {at}.strategy: {_other_game_hint(ref) or exc}") from None
-        except yaml.YAMLError as exc:
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: malformed parameter value "
-                              f"(YAML: {problem})") from None
-        except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
-            raise ConfigError(f"{where}: {at}.strategy: {_short(ref)}: cannot read a parameter value "
-                              f"({type(exc).__name__})") from None
-        name = entry.get("name") or default_player_name(ref, spec)
-        if not isinstance(name, str):
-            raise ConfigError(f"{where}: {at}.name: must be a string")
-        players.append(PlayerConfig(unique_name(name, taken), spec))
-    return tuple(players)
-
-
-def _other_game_hint(ref: str) -> str | None:
-    """'x is a strategy of game y' for a strategy that only another game knows."""
-    return other_game_of(ref, DEFAULT_GAME)
-
-
-def _with_params_file(entry: dict, where: str, at: str, base_dir: str | os.PathLike | None) -> dict:
-    """The player entry with the strategy and parameters of its `params_file`;
-    the entry's own `params` override the file's."""
-    here, file_ref, file_params = read_params_file(entry["params_file"], where, at, base_dir)
-    ref = entry.get("strategy")
-    if file_ref is not None:
-        _check_file_strategy(file_ref, here)
-    if ref is not None and file_ref is not None and ref != file_ref:
-        held = shown(file_ref) if file_ref in builtin_strategies() else "another strategy"
-        raise ConfigError(f"{here} holds parameters of {held}, not of {shown(ref)}")
-    merged = entry_with_file_params(entry, file_ref, file_params, where, at)
-    if isinstance(merged["strategy"], str):
-        _check_file_params(merged["strategy"], file_params, entry.get("params") or {}, here,
-                           params_file_path(entry["params_file"], base_dir))
-    return merged
-
-
-MAX_PARAMS_TRIED = 200
-"""Parameters of a params_file tried one by one at most, to name the one a strategy refuses."""
-
-
-def _check_file_strategy(ref: Any, here: str) -> None:
-    """The strategy a params_file names must load; a message names the key, never the value."""
-    if not isinstance(ref, str) or not ref.strip():
-        raise ConfigError(f"{here}: strategy: must be a strategy name")
-    try:
-        parse_strategy(ref)
-    except Exception:  # noqa: BLE001 - whatever it is, the message would quote the file
-        raise ConfigError(f"{here}: strategy: not a strategy that can be loaded (the value is not shown)") from None
-
-
-def _check_file_params(ref: str, file_params: dict, own_params: dict, here: str, path: Path) -> None:
-    """Refuse the parameters of a params_file that the strategy refuses, naming
-    the key but not its value (the file may hold secrets). The config's own
-    `params` are left to the usual checks, which quote them."""
-    try:
-        parse_strategy(ref, merge_params(file_params, own_params))
-        return
-    except Exception:  # noqa: BLE001 - told apart below, without quoting the file
-        pass
-    try:
-        parse_strategy(ref, own_params)
-    except Exception:  # noqa: BLE001 - the config's own mistake: reported where it is parsed
-        return
-    try:
-        defaults = load_strategy(parse_strategy(ref).ref).defaults
-    except Exception:  # noqa: BLE001
-        defaults = {}
-    for leaf in _leaves(file_params, defaults)[:MAX_PARAMS_TRIED]:
-        single: dict = {}
-        node = single
-        for part in leaf[:-1]:
-            node = node.setdefault(part, {})
-        node[leaf[-1]] = _at(file_params, leaf)
-        try:
-            parse_strategy(ref, merge_params(single, own_params))
-        except Exception:  # noqa: BLE001
-            name = ".".join(key_label(part) for part in leaf)
-            known = _at(defaults, leaf[:-1])
-            if not isinstance(known, dict) or leaf[-1] not in known:
-                keys = ", ".join(sorted(map(str, known))) if isinstance(known, dict) else "none"
-                raise ConfigError(f"{here}: {key_line(path, ('params', *leaf))}"
-                                  f"unknown parameter (known: {keys}; the key is not shown)") from None
-            raise ConfigError(f"{here}: params.{name}: {_expected(known[leaf[-1]], _at(file_params, leaf))}"
-                              f"{shown(ref)} (the value is not shown)") from None
-    raise ConfigError(f"{here}: params: refused by strategy {shown(ref)} together (the values are not shown)")
-
-
-def _expected(default: Any, value: Any) -> str:
-    """What a parameter's value must be, as far as its default tells, ending in 'of strategy'."""
-    if isinstance(default, bool) and not isinstance(value, bool):
-        return "must be true or false for strategy "
-    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if isinstance(default, int) and not isinstance(default, bool) and not (numeric and isinstance(value, int)):
-        return "must be an integer for strategy "
-    if isinstance(default, float) and not numeric:
-        return "must be a finite number for strategy "
-    if isinstance(default, dict) and not isinstance(value, dict):
-        return "must be a mapping for strategy "
-    return "refused by strategy "
-
-
-def _leaves(params: dict, defaults: Any, prefix: tuple = ()) -> list[tuple]:
-    """Key paths of the values of `params`, down to where its defaults stop being mappings."""
-    out: list[tuple] = []
-    for key, value in params.items():
-        default = defaults.get(key) if isinstance(defaults, dict) else None
-        if isinstance(value, dict) and isinstance(default, dict) and value:
-            out += _leaves(value, default, (*prefix, key))
-        else:
-            out.append((*prefix, key))
-    return out
-
-
-def _at(tree: Any, path: tuple) -> Any:
-    for part in path:
-        tree = tree.get(part) if isinstance(tree, dict) else None
-    return tree
+    """A Welcome To config's `players:` list (entries: a strategy reference, or a
+    mapping of PLAYER_KEYS) as PlayerConfigs with unique names; a problem is one
+    ConfigError line (see welcometo_sim.player_entries)."""
+    return parse_player_entries(raw, where, STRATEGY_LOOKUP, base_dir)
 
 
 def players_from_refs(refs: list[str], game: str = DEFAULT_GAME) -> tuple[PlayerConfig, ...]:

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
-import yaml
 
 from .compiled_core import installed_name
-from .config_files import bounded_yaml, merge_params
+from .config_files import merge_params
 from .games.strategy_base import BaseStrategy, StrategyLoadError, resolve_params
 from .messages import clipped, shown
+from .player_entries import dotted_to_nested, parse_inline_params, split_reference  # noqa: F401 - importable from here as before
 from .rules.data import EFFECTS, PlanSpec
 from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                             must_play)
@@ -111,37 +111,6 @@ def complete_all(view: PlayerView, claimable: Sequence[PlanClaim]) -> list[PlanC
             apply_claim(sheet, view.plans, claim, view.turn)
             chosen.append(claim)
     return chosen
-
-
-def dotted_to_nested(pairs: dict[str, Any]) -> dict[str, Any]:
-    """{"weights.x": 2} -> {"weights": {"x": 2}}."""
-    nested: dict[str, Any] = {}
-    for dotted, value in pairs.items():
-        node = nested
-        *parents, leaf = dotted.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
-    return nested
-
-
-def parse_inline_params(text: str, where: str) -> dict[str, Any]:
-    """'a.b=2,c=x' -> {"a": {"b": 2}, "c": "x"}; each value is read as YAML with
-    the bounds of config files (aliases expanded to 100,000 values at most)."""
-    pairs = {}
-    for item in filter(None, text.split(",")):
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise StrategyLoadError(f"{where}: parameter {shown(item)} is not KEY=VALUE")
-        try:
-            pairs[key.strip()] = bounded_yaml(raw)
-        except yaml.YAMLError as exc:
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise StrategyLoadError(f"{where}: parameter {shown(key.strip())}: malformed value (YAML: {problem})") from None
-        except (RecursionError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
-            raise StrategyLoadError(f"{where}: parameter {shown(key.strip())}: cannot read the value "
-                                    f"({type(exc).__name__})") from None
-    return dotted_to_nested(pairs)
 
 
 # --------------------------------------------------------------------- loading
@@ -244,12 +213,7 @@ class StrategySpec:
 
 def parse_strategy(text: str, params: dict[str, Any] | None = None) -> StrategySpec:
     """'greedy', 'greedy:weights.x=2', 'pkg.mod:Class' or 'file.py:Class' -> StrategySpec."""
-    ref, params = text.strip(), dict(params or {})
-    head, sep, tail = ref.partition(":")
-    if sep and "=" in tail:
-        ref = head
-        inline = parse_inline_params(tail, f"strategy {shown(text)}")
-        params = merge_params(params, inline)
-    spec = StrategySpec(ref, params)
+    ref, inline = split_reference(text)
+    spec = StrategySpec(ref, merge_params(dict(params or {}), inline))
     spec.validate()
     return spec

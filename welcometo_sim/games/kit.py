@@ -31,7 +31,8 @@ from ..rules.seeding import seat_generators
 from ..sim.frames import to_frame
 from ..sim.runner import run_chunks
 from . import Capabilities, GameRefusal, load_game
-from .config import game_players, parse_game
+from .config import parse_game, strategy_lookup
+from ..player_entries import parse_player_entries
 from .contract import CHANCE, State, StrategyError
 from .objectives import Objective, Points, merge_overrides
 from .strategy_base import BaseStrategy
@@ -269,8 +270,8 @@ class StateGame:
             read_config=read_config,
             config_section=lambda spec: {"variant": dict((spec.game_params or {}).get("variant") or {}),
                                          "overrides": (spec.game_params or {}).get("overrides") or None},
-            parse_players=lambda entries, where, base_dir=None: game_players(name, entries, where,
-                                                                             base_dir=base_dir),
+            parse_players=lambda entries, where, base_dir=None: parse_player_entries(
+                entries, where, strategy_lookup(name, self.strategies), base_dir),
             check_seats=lambda spec, n: load_game(name, spec.game_params or {}, n),
             strategy_class=strategy_class,
             strategy_params=strategy_params,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant, players_from_refs,
+from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant,
                       read_variant_config, variant_config_section)
 from .records import numbered
 from ..rules.game import Game as _Game
@@ -20,7 +20,7 @@ from ..rules.scoring import SCORE_FIELDS
 from ..rules.sheet import render_sheet
 from ..rules.variant import Variant
 from ..sim.rows import COLUMNS, column_dtypes, game_rows
-from ..strategy import builtin_strategies, load_strategy, parse_strategy, resolve_params
+from ..strategy import builtin_strategies, load_strategy, resolve_params
 from . import Capabilities
 
 GAME_NAME = "welcome-to"
@@ -65,22 +65,16 @@ def load_rules(params: Mapping | None = None, n_players: int | None = None) -> R
     return Rules(variant, plans)
 
 
-def _seats(seats: Sequence[Any]) -> list:
-    """PlayerConfigs from seat specs: names (inline parameters allowed) or mappings."""
-    players: list[PlayerConfig] = []
-    for seat in seats:
-        if isinstance(seat, Mapping):
-            spec = parse_strategy(seat["strategy"], seat.get("params"))
-            players.append(PlayerConfig(seat.get("name") or spec.ref, spec))
-        else:
-            players.append(players_from_refs([seat])[0])
-    return players
+def _seats(seats: Sequence[Any]) -> tuple[PlayerConfig, ...]:
+    """PlayerConfigs from seat specs, read as a config's player entries: names
+    (inline parameters allowed) or `{strategy, params, name}` mappings."""
+    return parse_players([dict(seat) if isinstance(seat, Mapping) else seat for seat in seats], "seats")
 
 
 def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Result:
     """One game from seat strategies (names or `{strategy, params, name}`) and a game seed."""
     rules = rules or load_rules()
-    players = tuple(_seats(seats))
+    players = _seats(seats)
     spec = RunSpec(name="game", players=players, variant=rules.variant, plans=rules.plans)
     result = _Game(rules.variant, [Seat(p.name, p.strategy.id, p.strategy) for p in players], seed,
                    rules.plans, True).play()

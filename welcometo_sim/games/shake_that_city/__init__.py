@@ -14,7 +14,8 @@ from .game import (GAME_NAME, GameResult, GameState, ReplayError, Rules, Strateg
 from .scoring import CATEGORIES, Score, score
 from .strategies import STRATEGIES, Strategy
 from .. import Capabilities, GameRefusal, load_game
-from ..config import game_players, parse_game
+from ..config import parse_game, strategy_lookup
+from ...player_entries import parse_player_entries
 
 RESULT_COLUMNS: tuple[str, ...] = (
     "seed", "seat", "player", "strategy", "n_players", "side", "family", "construction", "solo",
@@ -89,12 +90,17 @@ def _variant_label(row) -> str:
     return f"{GAME_NAME}, {int(row['n_players'])} players" if "n_players" in row.index else GAME_NAME
 
 
+STRATEGY_LOOKUP = strategy_lookup(GAME_NAME, STRATEGIES)
+"""Its strategies as the player-entry parser (welcometo_sim.player_entries) looks them
+up: the registered names of STRATEGIES only."""
+
+
 CAPABILITIES = Capabilities(
     title="Shake That City",
     read_config=_read_config,
     config_section=_config_section,
-    parse_players=lambda entries, where, base_dir=None: game_players(GAME_NAME, entries, where,
-                                                                     base_dir=base_dir),
+    parse_players=lambda entries, where, base_dir=None: parse_player_entries(entries, where, STRATEGY_LOOKUP,
+                                                                             base_dir),
     check_seats=lambda spec, n: load_game(GAME_NAME, spec.game_params or {}, n),
     strategy_class=_strategy_class,
     strategy_params=_strategy_params,
@@ -105,6 +111,6 @@ CAPABILITIES = Capabilities(
 """What the machinery asks of Shake That City (see welcometo_sim.games.Capabilities)."""
 
 
-__all__ = ["CAPABILITIES", "BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
+__all__ = ["CAPABILITIES", "STRATEGY_LOOKUP", "BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
            "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]
