@@ -19,7 +19,7 @@ from welcometo_sim.strategy import StrategySpec
 CITY = "shake-that-city"
 WELCOME = "welcome-to"
 WT_KNOWN = "greedy, heuristic, learned, lookahead, planner, random, safe, specialist"
-CITY_KNOWN = "random, greedy, lookahead"
+CITY_KNOWN = "random, greedy, lookahead, learned"
 CITY_GREEDY_KNOWN = "bonus, construction, construction_growth, open, space"
 
 LOOKUPS = {WELCOME: WELCOME_TO_LOOKUP, CITY: CITY_LOOKUP}
@@ -177,7 +177,7 @@ def test_an_unknown_strategy_lists_the_games_strategies(game, known):
 
 
 def test_a_strategy_of_the_other_game_names_that_game():
-    assert refused(CITY, ["learned"]) == (f"c.yaml: players[0].strategy: 'learned' is a {WELCOME} strategy, "
+    assert refused(CITY, ["planner"]) == (f"c.yaml: players[0].strategy: 'planner' is a {WELCOME} strategy, "
                                           f"not one of {CITY} (strategies of {CITY}: {CITY_KNOWN})")
 
 
