@@ -109,6 +109,8 @@ cdef class EstatePlans:
 
     def __init__(self, tuple plans):
         cdef int deck, size
+        if len(plans) > N_DECKS:
+            raise ValueError(f"a native sheet has {N_DECKS} plan decks, not {len(plans)}")
         self.n_plans = len(plans)
         for deck, spec in enumerate(plans):
             self.total[deck] = len(spec.estates)
@@ -282,7 +284,7 @@ def play_random(state, strategies) -> None:
     data = state.variant.data
     deck, first_turn = state.deck, state.first_turn
     cards = deck.cards
-    cdef EstatePlans plans = EstatePlans(state.plans)
+    cdef EstatePlans plans = EstatePlans(tuple(state.plans))
     cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
     cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
     cdef list draws = [SeatDraws(strategy.rng) for strategy in strategies]
