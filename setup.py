@@ -149,10 +149,10 @@ def native_extensions() -> list[Extension]:
     required = bool(os.environ.get(REQUIRE_COMPILED, "").strip())
     extensions = []
     for name in NATIVE_MODULES:
-        source = Path(*name.split(".")).with_suffix(".pyx")
-        NATIVE_FROM[name] = core["source_digest"](HERE / source)
-        extensions += cythonize([Extension(name, [str(source)])], build_dir=str(C_FOLDER),
-                                compiler_directives=NATIVE_DIRECTIVES, quiet=True)
+        source, *pxd_files = [path.relative_to(HERE) for path in native["module_sources"](name, NATIVE_FOLDER)]
+        NATIVE_FROM[name] = native["module_digest"](name, NATIVE_FOLDER)
+        extensions += cythonize([Extension(name, [str(source)], depends=[str(pxd) for pxd in pxd_files])],
+                                build_dir=str(C_FOLDER), compiler_directives=NATIVE_DIRECTIVES, quiet=True)
     for extension in extensions:
         extension.optional = not required
     return extensions
@@ -166,13 +166,15 @@ def _cython_available() -> bool:
     return True
 
 
-native = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))
+NATIVE_FOLDER = HERE / "welcometo_sim" / "native"
+native = runpy.run_path(str(NATIVE_FOLDER / "modules.py"))
 NATIVE_MODULES = native["NATIVE_MODULES"]
 
 NATIVE_FROM: dict[str, str] = {}
-"""The SHA-256 of each native module's .pyx source, as `native_extensions`
-cythonized it: the native manifest records these, and a module whose source
-differs from its record at import does not run (welcometo_sim/native)."""
+"""The digest of each native module's sources (its .pyx and the .pxd files
+it depends on: `modules.module_digest`), as `native_extensions` cythonized
+them: the native manifest records these, and a module whose sources differ
+from its record at import does not run (welcometo_sim/native)."""
 
 
 class BuildCore(build_ext):
@@ -239,7 +241,7 @@ class BuildCore(build_ext):
         suffix = self.get_ext_filename("any_module")[len("any_module"):]
         if ext.name in NATIVE_FROM:
             source = HERE / Path(*ext.name.split(".")).with_suffix(".pyx")
-            manifest = HERE / "welcometo_sim" / "native" / native["manifest_name"](suffix)
+            manifest = NATIVE_FOLDER / native["manifest_name"](suffix)
         else:
             source = core["source_path"](ext.name, HERE)
             manifest = HERE / "welcometo_sim" / core["manifest_name"](suffix)

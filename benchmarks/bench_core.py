@@ -12,6 +12,8 @@ Figures (seeded games, the same in every round and tree):
 - ``learned-solo``: one `learned` seat, solo rules;
 - ``greedy-4p``: four `greedy` seats;
 - ``random-solo``: one `random` seat, solo rules;
+- ``random-4p``: four `random` seats, base game (the speed target's other
+  random line; both are played by the native game driver when it is built);
 - ``lookahead-solo``: one `learned:lookahead=8` seat, solo rules (the
   search setting: 4 candidates × 8 sampled next turns a move);
 - ``python-2p``: two seats of a strategy written in plain Python
@@ -47,6 +49,7 @@ FIGURES: dict[str, tuple[str, int]] = {
     "learned-solo": ("learned|solo", 60),
     "greedy-4p": ("greedy,greedy,greedy,greedy|base", 30),
     "random-solo": ("random|solo", 1500),
+    "random-4p": ("random,random,random,random|base", 600),
     "python-2p": ("strategies.example_custom:ScheduleStrategy,strategies.example_custom:ScheduleStrategy|base", 30),
     "lookahead-solo": ("learned:lookahead=8|solo", 6),
     "training": ("train|base", 30),

@@ -14,7 +14,6 @@ and a C compiler. Each module compiles with the flags of the package build
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import runpy
 import shlex
@@ -28,7 +27,7 @@ HERE = Path(__file__).resolve().parent.parent
 NATIVE = runpy.run_path(str(HERE / "welcometo_sim" / "native" / "modules.py"))
 NATIVE_MODULES = NATIVE["NATIVE_MODULES"]
 MANIFEST = HERE / "welcometo_sim" / "native" / NATIVE["manifest_name"]()
-"""The record of the source each module was compiled from, which the package
+"""The record of the sources each module was compiled from, which the package
 checks at import (as after pip install)."""
 BUILD = HERE / "build" / "cython"
 
@@ -40,11 +39,12 @@ def compiled_path(module: str) -> Path:
 
 def build(module: str) -> str:
     """Translate one module to C and compile it next to its .pyx source;
-    returns the SHA-256 of the source compiled."""
+    returns the digest of the sources compiled (the .pyx and the .pxd files
+    it depends on: `modules.module_digest`), taken before Cython reads them."""
     from Cython.Build import cythonize
 
     source = HERE.joinpath(*module.split(".")).with_suffix(".pyx")
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    digest = NATIVE["module_digest"](module, source.parent)
     started = time.monotonic()
     cythonize([str(source.relative_to(HERE))], build_dir=str(BUILD), compiler_directives={"language_level": 3},
               quiet=True)

@@ -265,6 +265,47 @@ def test_a_native_module_compiled_from_another_source_does_not_run(tmp_path):
     assert stale_reason("welcometo_sim.native.decision", tmp_path) is None  # installed without sources
 
 
+def test_a_pxd_is_part_of_the_digest_of_every_module_that_depends_on_it(tmp_path):
+    """A module compiled against another version of a .pxd would read its
+    classes at the wrong offsets: editing the .pxd makes it stale, and a
+    module that cimports a stale module is stale too."""
+    from welcometo_sim.native import stale_reason
+    from welcometo_sim.native.modules import manifest_name, module_digest
+
+    for name in ("sheet.pyx", "sheet.pxd", "game.pyx"):
+        (tmp_path / name).write_text(f"# {name} as built\n")
+    sheet, game = "welcometo_sim.native.sheet", "welcometo_sim.native.game"
+    (tmp_path / manifest_name()).write_text(json.dumps({module: module_digest(module, tmp_path)
+                                                        for module in (sheet, game)}))
+    assert stale_reason(sheet, tmp_path) is None and stale_reason(game, tmp_path) is None
+    (tmp_path / "sheet.pxd").write_text("# sheet.pxd edited since\n")
+    assert "was not compiled from sheet.pyx and sheet.pxd" in stale_reason(sheet, tmp_path)
+    assert "was not compiled from game.pyx and sheet.pxd" in stale_reason(game, tmp_path)
+    (tmp_path / "sheet.pxd").write_text("# sheet.pxd as built\n")
+    (tmp_path / "sheet.pyx").write_text("# sheet.pyx edited since\n")
+    assert "calls welcometo_sim.native.sheet, which is stale" in stale_reason(game, tmp_path)
+    (tmp_path / "sheet.pyx").write_text("# sheet.pyx as built\n")
+    (tmp_path / "sheet.pxd").unlink()
+    assert "rebuild" in stale_reason(game, tmp_path)
+
+
+def test_the_pxd_dependencies_are_those_the_sources_cimport():
+    """`NATIVE_DEPENDS` lists, for every native module, its own .pxd and the
+    .pxd of every native module it cimports, and nothing else."""
+    import re
+
+    from welcometo_sim.native.modules import NATIVE_DEPENDS
+
+    folder = PACKAGE_ROOT / "welcometo_sim" / "native"
+    for module in NATIVE_MODULES:
+        stem = module.rsplit(".", 1)[1]
+        text = (folder / f"{stem}.pyx").read_text(encoding="utf-8")
+        cimported = set(re.findall(r"^from \.(\w+) cimport", text, flags=re.M))
+        assert not re.search(r"^cimport |^from \.\. cimport|^from \. cimport", text, flags=re.M)
+        own = {stem} if (folder / f"{stem}.pxd").is_file() else set()
+        assert sorted(NATIVE_DEPENDS.get(module, ())) == sorted(f"{name}.pxd" for name in own | cimported), module
+
+
 def captured_decisions(variant: Variant, players: int, seed: int) -> list[tuple]:
     """(view with a copy of its sheet, plays) of every decision of a random game."""
     decisions = []

@@ -12,12 +12,16 @@ expert rules, thematic boards) are played by the Python loop.
 from __future__ import annotations
 
 import os
+import random
+from types import SimpleNamespace
 
 import pytest
 
 from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.native import native_module, native_status
+from welcometo_sim.rules.data import PlanSpec
 from welcometo_sim.rules.game import Game, Seat, play_game
+from welcometo_sim.rules.sheet import Sheet
 from welcometo_sim.rules.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
@@ -153,3 +157,62 @@ def test_the_changed_parameters_case_is_a_random_seat() -> None:
     game = Game(Variant(), seats(["random:roundabout_rate=0.5"]), 3)
     assert type(game.strategies[0]).__name__ == "RandomStrategy"
     assert game.strategies[0].params["roundabout_rate"] == 0.5
+
+
+PLAN_SETS = [
+    ((1,), (1, 1, 1, 1, 1, 1), (2, 2)),  # the first plan's estate is in the six-plan's first 462 choices
+    ((1, 1), (1, 1, 1), (1, 1, 1, 1, 1, 1)),
+    ((3, 4), (2, 2, 2), (1, 3, 5)),
+    ((1, 2), (2, 1), (7,)),  # a size no estate has
+    ((6, 6), (5, 5), (4, 4, 4)),
+]
+"""Plans of plain estate lists, some with many choices (past MAX_CLAIM_OPTIONS) or clashing."""
+
+
+def random_sheet(rng: random.Random) -> Sheet:
+    """A base sheet with random numbers, fences and plan lines: many estates
+    of every size, some already under a plan."""
+    sheet = Sheet()
+    fill, fence = rng.choice([0.6, 0.9, 1.0]), rng.choice([0.3, 0.6, 0.9])
+    for street, row in enumerate(sheet.numbers):
+        for house in range(len(row)):
+            if rng.random() < fill:
+                row[house] = rng.randrange(18)
+            if house < len(row) - 1 and rng.random() < fence:
+                sheet.fences[street][house] = True
+            if rng.random() < 0.03:
+                sheet.plan_use[street][house] = rng.randrange(1, 4)
+    return sheet
+
+
+@pytest.mark.parametrize("plan_set", range(len(PLAN_SETS)))
+def test_native_plan_claims_equal_complete_all(plan_set: int) -> None:
+    """`EstatePlans.claim` makes the claims `complete_all` chooses among
+    `claim_options` (ranked by current value, checked on the trial sheet),
+    with the same records and plan lines, on sheets rich in estates."""
+    from welcometo_sim.native.sheet import NativeSheet
+    from welcometo_sim.rules.game import claim_to_record
+    from welcometo_sim.rules.plans import apply_claim, claim_options
+    from welcometo_sim.strategy import complete_all
+
+    rng = random.Random(plan_set)
+    made = 0
+    for _ in range(200):
+        points = [(rng.randrange(1, 9), rng.randrange(1, 9)) for _ in range(3)]
+        plans = tuple(PlanSpec(id=f"p{deck}", deck=deck + 1, kind="estates", points=points[deck], estates=sizes)
+                      for deck, sizes in enumerate(PLAN_SETS[plan_set]))
+        sheet = random_sheet(rng)
+        for deck in range(3):
+            if rng.random() < 0.2:
+                sheet.plan_turns[deck] = 1
+        first_turn = [rng.choice([None, 1]) for _ in range(3)]
+        native = NativeSheet.from_sheet(sheet)
+        view = SimpleNamespace(plans=plans, plan_first_turn=first_turn, sheet=sheet, turn=5)
+        chosen = complete_all(view, claim_options(sheet, plans))
+        for claim in chosen:
+            apply_claim(sheet, plans, claim, 5)
+        assert native_module("game").EstatePlans(plans).claim_records(native, first_turn, 5) \
+            == [claim_to_record(claim) for claim in chosen]
+        assert native.to_sheet().plan_use == sheet.plan_use and native.plan_turns == sheet.plan_turns
+        made += len(chosen)
+    assert made >= 5

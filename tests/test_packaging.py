@@ -84,6 +84,16 @@ def test_schemas_are_package_data():
     assert all(any(fnmatch.fnmatch(path, pattern) for pattern in patterns) for path in shipped)
 
 
+def test_native_sources_are_package_data():
+    """The native modules' .pyx and .pxd files go into the sdist, which builds
+    them, and the wheel: a module that cimports a .pxd is compiled with it."""
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["welcometo_sim"]
+    folder = ROOT / "welcometo_sim" / "native"
+    sources = [p.relative_to(ROOT / "welcometo_sim").as_posix() for p in [*folder.glob("*.pyx"), *folder.glob("*.pxd")]]
+    assert {"native/sheet.pyx", "native/sheet.pxd", "native/game.pyx"} <= set(sources)
+    assert all(any(fnmatch.fnmatch(path, pattern) for pattern in patterns) for path in sources)
+
+
 def markdown_links(path: Path) -> list[str]:
     text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
     text = re.sub(r"`[^`]*`", "", text)  # code spans show links, they hold none

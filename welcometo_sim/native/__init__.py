@@ -5,9 +5,12 @@ The Python code stays the reference: each native module is optional, and
 `native_module` tells whether one is built and may run. ``WTSIM_PURE_PYTHON=1``
 in the environment makes every caller use the Python reference instead, as
 it does for the compiled core. A module compiled from another version of its
-``.pyx`` source than the one beside it (edited since the last build) does
-not run either, with a warning to rebuild: the build records each source's
-SHA-256 in a manifest beside this file (`modules.manifest_name`).
+``.pyx`` source, or of a ``.pxd`` it depends on, than the one beside it
+(edited since the last build) does not run either, with a warning to
+rebuild: the build records each module's digest of its sources in a
+manifest beside this file (`modules.manifest_name`, `modules.module_digest`).
+Nor does a module whose cimported native module is stale: it calls that
+module's compiled code.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import warnings
 from pathlib import Path
 from types import ModuleType
 
-from ..compiled_core import StaleCoreWarning, pure_python_requested, source_digest
-from .modules import NATIVE_MODULES, manifest_name
+from ..compiled_core import StaleCoreWarning, pure_python_requested
+from .modules import NATIVE_MODULES, cimported_modules, manifest_name, module_digest, module_sources
 
 __all__ = ["NATIVE_MODULES", "native_module", "native_status", "stale_reason", "native_summary"]
 
@@ -43,20 +46,31 @@ def native_module(name: str) -> ModuleType | None:
 
 
 def stale_reason(module: str, folder: Path = HERE) -> str | None:
-    """Why a built native module must not run (its source beside it differs
-    from the one it was compiled from), or None. An install without the
-    ``.pyx`` sources has only its build to go by."""
-    source = folder / (module.rsplit(".", 1)[1] + ".pyx")
-    if not source.is_file():
+    """Why a built native module must not run (its sources beside it, the
+    ``.pyx`` and the ``.pxd`` files it depends on, differ from those it was
+    compiled from, or a native module it cimports is stale), or None. An
+    install without the ``.pyx`` sources has only its build to go by."""
+    sources = module_sources(module, folder)
+    if not sources[0].is_file():
         return None
     try:
         recorded = json.loads((folder / manifest_name()).read_text(encoding="utf-8")).get(module)
     except (OSError, ValueError, AttributeError):
         recorded = None
-    if recorded == source_digest(source):
-        return None
-    return (f"native {module} was not compiled from {source.name} as it is now: the Python reference runs "
-            f"instead (rebuild with: pip install -e . or python benchmarks/build_native.py)")
+    try:
+        current = module_digest(module, folder)
+    except OSError:  # a .pxd it needs is missing: it cannot have been built from these sources
+        current = None
+    if current is None or recorded != current:
+        names = " and ".join(source.name for source in sources)
+        now = "it is" if len(sources) == 1 else "they are"
+        return (f"native {module} was not compiled from {names} as {now} now: the Python reference runs "
+                f"instead (rebuild with: pip install -e . or python benchmarks/build_native.py)")
+    for other in cimported_modules(module):
+        reason = stale_reason(other, folder)
+        if reason is not None:
+            return f"native {module} calls {other}, which is stale: {reason}"
+    return None
 
 
 def native_status() -> dict[str, bool]:

@@ -16,19 +16,26 @@ and record as the Python game.
 
 `can_play` says which games this driver plays; `rules/game.py` asks it
 before handing a game over, and plays every other game in Python.
+
+The sheets are typed `NativeSheet`s (cimported from sheet.pxd), so every
+move, option list and count is a C call on the sheet, and the plans a seat
+completes are found in C on the sheet's estates (`EstatePlans`), with the
+same claims, in the same order, as `plans.claim_options`, `complete_all`
+and `checked_claim` give the Python game.
 """
 
 from ..rules.cards import _pair_grids
 from ..rules.data import SOLO_CARD
 from ..rules.effects import TEMP, effect
 from ..rules.game import end_reasons, solo_card_came_up
-from ..rules.plans import PlanClaim, _estate_options, checked_claim
+from ..rules.plans import MAX_CLAIM_OPTIONS
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
-from .sheet import NativeSheet
+from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
 
 cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
 cdef tuple SOLO_GRIDS = _pair_grids(3)
 """The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
+cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 
 cdef class SeatDraws:
@@ -60,11 +67,12 @@ def can_play(state, strategies) -> bool:
     not started yet, every seat exactly a `RandomStrategy` with its default parameters that has drawn
     nothing yet, the base board (its tables as published or changed by
     overrides: the native sheet reads them), the standard or solo game (not
-    expert), and plans that are all plain estate lists."""
+    expert), and plans that are all plain estate lists (at most one per deck
+    of the sheet)."""
     variant = state.variant
     if state.turn != 0 or state.decision is None or state.decision.kind != "deal":
         return False  # a game already under way (Game.play_turn) goes on in Python
-    if variant.expert or variant.board != "base":
+    if variant.expert or variant.board != "base" or len(state.plans) > N_DECKS:
         return False
     for plan in state.plans:
         if plan.kind != "estates" or plan.estate_filter:
@@ -76,6 +84,195 @@ def can_play(state, strategies) -> bool:
     return True
 
 
+cdef class EstatePlans:
+    """The game's plans, each a plain list of estate sizes (`can_play`), in C:
+    per deck, how many estates of each size it takes and its two values.
+
+    `claim` finds, on a native sheet, the claims a `random` seat makes in a
+    turn, as the Python game does: `plans.claim_options` lists, per plan the
+    sheet has not completed, its first MAX_CLAIM_OPTIONS choices of unused
+    estates (sizes ascending, `itertools.combinations` of the estates of
+    each size in sheet order, their `product`); `complete_all` ranks the
+    claims by the plan's current value, highest first, ties in list order;
+    and each plan's first claim that `checked_claim` still accepts on the
+    trial sheet, where the claims chosen before it are marked, is taken.
+    Estates are disjoint runs of houses, so on the trial sheet a listed
+    claim is still valid exactly when none of its estates was used by an
+    earlier chosen claim; that is what `claim` checks."""
+
+    cdef int n_plans
+    cdef int need[N_DECKS][ESTATE_SIZES + 1]  # estates of each size (1..6) a plan takes
+    cdef int total[N_DECKS]                   # how many estates in all
+    cdef bint possible[N_DECKS]               # False: it takes a size no estate has
+    cdef int high[N_DECKS]                    # its value while nobody has it
+    cdef int low[N_DECKS]                     # and once someone has
+
+    def __init__(self, tuple plans):
+        cdef int deck, size
+        if len(plans) > N_DECKS:
+            raise ValueError(f"a native sheet has {N_DECKS} plan decks, not {len(plans)}")
+        self.n_plans = len(plans)
+        for deck, spec in enumerate(plans):
+            self.total[deck] = len(spec.estates)
+            self.possible[deck] = True
+            for size in range(ESTATE_SIZES + 1):
+                self.need[deck][size] = 0
+            for size in spec.estates:
+                if 1 <= size <= ESTATE_SIZES:
+                    self.need[deck][size] += 1
+                else:  # no estate has that size: claim_options never lists the plan
+                    self.possible[deck] = False
+            self.high[deck], self.low[deck] = spec.points[0], spec.points[1]
+
+    cdef int claim(self, NativeSheet sheet, list first_turn, int turn, action) except -1:
+        """Complete on `sheet` the plans its seat claims this turn (plan lines
+        and completion turn) and add them to the action record when there is
+        one. `first_turn` is the game's, as it was at the turn's start."""
+        cdef EstateRun runs[MAX_ESTATES]
+        cdef bint used[MAX_ESTATES]
+        cdef int picked[MAX_ESTATES]
+        cdef int have[ESTATE_SIZES + 1]
+        cdef int order[N_DECKS]
+        cdef int value[N_DECKS]
+        cdef int n_runs, deck, size, index, k, ranked, n_picked
+        n_runs = -1  # the sheet's unused estates, read once the first plan might be completed
+        for deck in range(self.n_plans):  # complete_all's order: by value, highest first, ties in deck order
+            value[deck] = self.high[deck] if first_turn[deck] is None else self.low[deck]
+            k = deck
+            while k > 0 and value[order[k - 1]] < value[deck]:
+                order[k] = order[k - 1]
+                k -= 1
+            order[k] = deck
+        for ranked in range(self.n_plans):
+            deck = order[ranked]
+            if sheet.turns[deck] >= 0 or not self.possible[deck]:
+                continue
+            if n_runs < 0:
+                n_runs = sheet._estate_runs(True, runs)
+                for size in range(ESTATE_SIZES + 1):
+                    have[size] = 0
+                for index in range(n_runs):
+                    have[runs[index].size] += 1
+                    used[index] = False
+            if self.total[deck] > n_runs:
+                continue  # the usual case: too few estates yet
+            for size in range(1, ESTATE_SIZES + 1):
+                if have[size] < self.need[deck][size]:
+                    break
+            else:
+                n_picked = self._first_free_choice(deck, runs, n_runs, used, picked)
+                if n_picked:
+                    self._complete(sheet, deck, runs, picked, n_picked, used, turn, action)
+        return 0
+
+    def claim_records(self, NativeSheet sheet, list first_turn, int turn):
+        """`claim` from Python (tests/test_native_game.py checks it against
+        `complete_all` on many sheets): the records of the claims it made."""
+        action = {"plans": []}
+        self.claim(sheet, first_turn, turn, action)
+        return action["plans"]
+
+    cdef int _first_free_choice(self, int deck, EstateRun* runs, int n_runs, bint* used,
+                                int* picked) noexcept:
+        """The first of the plan's listed choices (at most MAX_CLAIM_OPTIONS,
+        in `_estate_options` order) whose estates are all unused: their
+        indices in `runs` into `picked`, in the claim's order; returns how
+        many, or 0 when no listed choice is free."""
+        cdef int sizes[ESTATE_SIZES]    # the sizes the plan takes, ascending: one group each
+        cdef int counts[ESTATE_SIZES]   # estates the plan takes of that size
+        cdef int of_size[ESTATE_SIZES][MAX_ESTATES]  # the group's estates (indices in runs), sheet order
+        cdef int available[ESTATE_SIZES]
+        cdef int chosen[ESTATE_SIZES][MAX_ESTATES]   # the group's combination: positions in of_size
+        cdef int n_groups = 0, group, index, k, n_picked, listed = 0
+        cdef bint free
+        for size in range(1, ESTATE_SIZES + 1):
+            if self.need[deck][size]:
+                sizes[n_groups], counts[n_groups], available[n_groups] = size, self.need[deck][size], 0
+                n_groups += 1
+        for index in range(n_runs):
+            for group in range(n_groups):
+                if runs[index].size == sizes[group]:
+                    of_size[group][available[group]] = index
+                    available[group] += 1
+        for group in range(n_groups):
+            for k in range(counts[group]):
+                chosen[group][k] = k
+        while listed < CLAIM_OPTIONS:
+            listed += 1
+            free, n_picked = True, 0
+            for group in range(n_groups):
+                for k in range(counts[group]):
+                    index = of_size[group][chosen[group][k]]
+                    free = free and not used[index]
+                    picked[n_picked] = index
+                    n_picked += 1
+            if free:
+                return n_picked
+            # the next choice in itertools.product order: the last group's combination turns fastest
+            group = n_groups - 1
+            while group >= 0 and not _next_combination(chosen[group], counts[group], available[group]):
+                group -= 1
+            if group < 0:
+                return 0  # every choice listed
+        return 0
+
+    cdef int _complete(self, NativeSheet sheet, int deck, EstateRun* runs, int* picked, int n_picked,
+                       bint* used, int turn, action) except -1:
+        """`plans.apply_claim` of the claim of plan `deck` (0-based) with the
+        estates `picked`, and its record."""
+        cdef int k, house
+        cdef EstateRun run
+        estates = [] if action is not None else None
+        for k in range(n_picked):
+            run = runs[picked[k]]
+            used[picked[k]] = True
+            for house in range(run.first, run.first + run.size):
+                sheet.mark_plan(run.street, house, deck + 1)
+            if estates is not None:
+                estates.append([run.street, run.first, run.size])
+        sheet.complete_plan(deck + 1, turn)
+        if action is not None:
+            action["plans"].append({"deck": deck + 1, "estates": estates})
+        return 0
+
+    cdef int settle(self, list sheets, list first_turn, int turn) except -1:
+        """`game.settle_plans` on native sheets: every plan completed this turn
+        scores its high value for all who completed it when nobody had
+        before, else its low value."""
+        cdef int deck, points
+        cdef NativeSheet sheet
+        for deck in range(self.n_plans):
+            completed = False
+            for sheet in sheets:
+                completed = completed or sheet.turns[deck] == turn
+            if not completed:
+                continue
+            if first_turn[deck] is None:
+                first_turn[deck] = turn
+            points = self.high[deck] if first_turn[deck] == turn else self.low[deck]
+            for sheet in sheets:
+                if sheet.turns[deck] == turn:
+                    sheet.set_plan_points(deck + 1, points)
+        return 0
+
+
+cdef bint _next_combination(int* chosen, int count, int available) noexcept:
+    """Advance `chosen` (`count` increasing positions among `available`) to
+    the next combination in `itertools.combinations` order; at the last one,
+    go back to the first and return False."""
+    cdef int k = count - 1, j
+    while k >= 0 and chosen[k] == k + available - count:
+        k -= 1
+    if k < 0:
+        for j in range(count):
+            chosen[j] = j
+        return False
+    chosen[k] += 1
+    for j in range(k + 1, count):
+        chosen[j] = chosen[j - 1] + 1
+    return True
+
+
 def play_random(state, strategies) -> None:
     """Play `state` (at its first deal) to the end for `strategies` (for which
     `can_play` holds); the state then holds the finished game."""
@@ -83,9 +280,11 @@ def play_random(state, strategies) -> None:
     cdef bint recording = state.turn_records is not None, reshuffle_pending = False, claimed
     cdef bint solo = state.variant.solo, advanced = state.variant.advanced
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
+    cdef NativeSheet sheet
     data = state.variant.data
-    deck, plans, first_turn = state.deck, state.plans, state.first_turn
+    deck, first_turn = state.deck, state.first_turn
     cards = deck.cards
+    cdef EstatePlans plans = EstatePlans(tuple(state.plans))
     cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
     cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
     cdef list draws = [SeatDraws(strategy.rng) for strategy in strategies]
@@ -104,14 +303,15 @@ def play_random(state, strategies) -> None:
             offers = deck.offers()
         if "solo-card" in events:
             solo_card_came_up(first_turn, turn)
-        plan_status = tuple(first_turn)
+        nobody_had_a_plan = first_turn.count(None) == len(first_turn)
         actions, claimers = [], []
         for seat in range(n_players):
-            action = _play_seat(sheets[seat], draws[seat], seat, offers, plans, plan_status, turn,
-                                advanced, max_roundabouts, rate, recording)
+            sheet = sheets[seat]
+            action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate, recording)
+            plans.claim(sheet, first_turn, turn, action)
             if action is not None:
                 actions.append(action)
-            if _claimed_now(sheets[seat], turn):
+            if _claimed_now(sheet, turn):
                 claimers.append(seat)
         if solo:  # SoloDeck.record and end_turn
             deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
@@ -121,8 +321,8 @@ def play_random(state, strategies) -> None:
             deck.end_turn(())
         claimed = len(claimers) > 0
         if claimed:
-            _settle_plans(sheets, plans, first_turn, turn)
-        if claimed and plan_status.count(None) == len(plan_status) and not solo:
+            plans.settle(sheets, first_turn, turn)
+        if claimed and nobody_had_a_plan and not solo:
             for seat in claimers:  # the first plan completions of the game: each completer may ask
                 if (<SeatDraws>draws[seat]).uniform() < 0.5:
                     reshuffle_pending = True
@@ -156,13 +356,14 @@ cdef tuple _solo_reveal(deck, cards):
     return events, revealed, [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
 
 
-cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plans,
-                       tuple plan_status, int turn, bint advanced, int max_roundabouts, double rate,
-                       bint recording):
-    """One seat's decisions of a turn (roundabout, play, effect, plans), as the
-    Python game asks them and `RandomStrategy` answers; the seat's action
-    record when recording, else None."""
+cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers, bint advanced,
+                       int max_roundabouts, double rate, bint recording):
+    """One seat's decisions of a turn before its plans (roundabout, play,
+    effect), as the Python game asks them and `RandomStrategy` answers; the
+    seat's action record when recording, else None."""
     cdef Py_ssize_t index, count, plain
+    cdef list houses, options
+    cdef tuple play
     action = None
     if recording:
         action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
@@ -176,7 +377,7 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
             if recording:
                 action["roundabout"] = {"street": street, "house": house}
     play = None
-    count, plain = sheet.count_plays(offers)
+    count = sheet._count_plays(offers, &plain)
     if count:
         index = draws.pick(count + (plain == 0))  # a refusal is an option when every play needs the temp agency
         if index < count:
@@ -186,7 +387,7 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
         if recording:
             action["refusal"] = True
     else:
-        offer = offers[play[0]]
+        offer = offers[<Py_ssize_t>play[0]]
         sheet.apply_play(play)
         if recording:
             action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
@@ -203,89 +404,23 @@ cdef object _play_seat(sheet, SeatDraws draws, int seat, list offers, tuple plan
                     sheet.apply_effect(chosen)
                     if recording:
                         action["effect"] = effect(*chosen).to_record()
-    _complete_plans(sheet, plans, plan_status, turn, action)
     return action
 
 
 cdef bint _some_sheet_ends(list sheets, int max_refusals) except -1:
     """Whether a sheet meets an end condition of `game.end_reasons` (which
     then names them): cheaper than asking it after every turn."""
+    cdef NativeSheet sheet
     for sheet in sheets:
-        if sheet.refusals >= max_refusals or sheet.plans_completed() == len(sheet.plan_turns) \
-                or sheet.is_full():
+        if sheet.refusals >= max_refusals or sheet.plans_completed() == N_DECKS or sheet.is_full():
             return True
     return False
 
 
-cdef bint _claimed_now(sheet, int turn):
+cdef bint _claimed_now(NativeSheet sheet, int turn) noexcept:
     """Whether the seat completed a plan this turn."""
-    for completed in sheet.plan_turns:
-        if completed == turn:
+    cdef int deck
+    for deck in range(N_DECKS):
+        if sheet.turns[deck] == turn:
             return True
     return False
-
-
-cdef void _complete_plans(sheet, tuple plans, tuple plan_status, int turn, action) except *:
-    """`Strategy.choose_plans` (`complete_all`) over the game's claim options,
-    and the game marking the chosen claims: the most valuable first (high
-    value while nobody has the plan), each kept when still valid after the
-    ones before it."""
-    claims = _claim_options(sheet, plans)
-    if not claims:
-        return
-    # sorted(claims, key=value, reverse=True) keeps equal values in their order: so does (-value, position)
-    ranked = sorted([(-_current_value(plans, plan_status, claim.deck), position, claim)
-                     for position, claim in enumerate(claims)])
-    trial = sheet.copy()
-    chosen, decks = [], set()
-    for _value, _position, claim in ranked:
-        if claim.deck in decks:
-            continue
-        if checked_claim(trial, plans, claim) is not None:
-            _mark_claim(trial, claim, turn)
-            chosen.append(claim)
-            decks.add(claim.deck)
-    for claim in chosen:
-        _mark_claim(sheet, claim, turn)
-        if action is not None:
-            action["plans"].append({"deck": claim.deck, "estates": [list(e) for e in claim.estates]})
-
-
-cdef int _current_value(tuple plans, tuple plan_status, int deck) except? -1:
-    """A plan's value now, as `complete_all` ranks claims: high while nobody has it, else low."""
-    spec = plans[deck - 1]
-    return spec.points[0] if plan_status[deck - 1] is None else spec.points[1]
-
-
-cdef list _claim_options(sheet, tuple plans):
-    """`plans.claim_options` for plain estate-list plans."""
-    cdef list claims = []
-    unused = len(sheet.unused_estates())
-    turns = sheet.plan_turns
-    for deck, spec in enumerate(plans, start=1):
-        if turns[deck - 1] is not None or len(spec.estates) > unused:
-            continue
-        for option in _estate_options(spec, sheet):
-            claims.append(PlanClaim(deck, option))
-    return claims
-
-
-cdef void _mark_claim(sheet, claim, int turn) except *:
-    """`plans.apply_claim` of an estate plan: the plan line over its houses."""
-    for street, first, size in claim.estates:
-        for house in range(first, first + size):
-            sheet.mark_plan(street, house, claim.deck)
-    sheet.complete_plan(claim.deck, turn)
-
-
-cdef void _settle_plans(list sheets, tuple plans, list first_turn, int turn) except *:
-    """`game.settle_plans` on native sheets."""
-    for deck, spec in enumerate(plans):
-        completers = [sheet for sheet in sheets if sheet.plan_turns[deck] == turn]
-        if not completers:
-            continue
-        if first_turn[deck] is None:
-            first_turn[deck] = turn
-        points = spec.points[0] if first_turn[deck] == turn else spec.points[1]
-        for sheet in completers:
-            sheet.set_plan_points(deck + 1, points)

@@ -31,16 +31,8 @@ from libc.string cimport memcpy, memset
 from ..rules.data import DEFAULT_DATA, MAX_ESTATE_SIZE as _MAX_ESTATE_SIZE, MAX_NUMBER as _MAX_NUMBER
 from ..rules.data import MIN_NUMBER as _MIN_NUMBER, TEMP_MODIFIERS as _TEMP_MODIFIERS
 
-cdef enum:
-    MAX_STREETS = 8
-    MAX_HOUSES = 64
-    MAX_TRACK = 64
-    N_NUMBERS = 18
-    ESTATE_SIZES = 6
-    N_DECKS = 3
-    NO_NUMBER = -1
-    BELOW_ALL = -1
-    ABOVE_ALL = 18
+# The sizes (MAX_STREETS, N_NUMBERS, ...), the classes' fields and their C
+# methods are declared in sheet.pxd, which other native modules cimport.
 
 if (_MIN_NUMBER, _MAX_NUMBER + 1, _MAX_ESTATE_SIZE) != (0, N_NUMBERS, ESTATE_SIZES):
     raise ImportError("welcometo_sim.native.sheet was written for numbers 0..17 and estates of 1..6 houses")
@@ -83,8 +75,6 @@ cdef list bits_of(uint64_t mask):
 # ------------------------------------------------------------------ layout
 cdef class Track:
     """One scoring track of the game data in C (`values[k]` after k boxes)."""
-    cdef int values[MAX_TRACK]
-    cdef int length
 
     cdef int set(self, values, str name) except -1:
         if len(values) > MAX_TRACK:
@@ -113,17 +103,6 @@ cdef class Layout:
     """What a sheet needs of its `GameData`, in C: the street lengths, pool
     houses and every track. Made once per data object and shared by its
     sheets (`layout_of`)."""
-    cdef readonly object data
-    cdef int n_streets
-    cdef int houses[MAX_STREETS]
-    cdef uint64_t pool_houses[MAX_STREETS]
-    cdef list park_tracks
-    cdef Track pool_track, bis_track, refusal_track, roundabout_track
-    cdef list estate_tracks
-    cdef int temp_boxes
-    cdef int max_bis
-    cdef int n_houses
-    cdef list _play_rows
 
     def __init__(self, data):
         sizes = tuple(data.street_houses)
@@ -220,21 +199,11 @@ cdef class NativeSheet:
     """The state of one player's sheet (base board), with its moves and score.
 
     `NativeSheet(data)` is an empty sheet; `NativeSheet.from_sheet(sheet)`
-    reads a Python `Sheet`; `to_record()` is `Sheet.to_record()`."""
-    cdef Layout layout
-    cdef signed char numbers[MAX_STREETS][MAX_HOUSES]
-    cdef unsigned char plan_use[MAX_STREETS][MAX_HOUSES]
-    cdef uint64_t bis[MAX_STREETS]
-    cdef uint64_t rounds[MAX_STREETS]
-    cdef uint64_t fences[MAX_STREETS]
-    cdef uint64_t pools[MAX_STREETS]
-    cdef uint64_t fits[MAX_STREETS][N_NUMBERS]
-    cdef int parks[MAX_STREETS]
-    cdef int real_estate[ESTATE_SIZES]
-    cdef int turns[N_DECKS]   # the turn each plan was completed, -1: not yet
-    cdef int points[N_DECKS]  # the points each plan scored
-    cdef readonly int temps, n_bis, refusals, n_roundabouts
-    cdef int filled
+    reads a Python `Sheet`; `to_record()` is `Sheet.to_record()`.
+
+    The methods a native game calls every turn are `cpdef` (or `cdef`, as
+    `_count_plays`) and declared in sheet.pxd, so that a module holding the
+    sheet typed calls them as C functions."""
 
     def __init__(self, data=DEFAULT_DATA):
         self._reset(layout_of(data))
@@ -442,14 +411,16 @@ cdef class NativeSheet:
             index += 1
         return plays
 
-    cpdef tuple count_plays(self, offers):
-        """(how many plays `legal_plays(offers)` lists, how many of them write
-        the offer's own number, without the temp agency), without listing
-        them: a game that draws a play's index needs no more to draw it."""
-        cdef Py_ssize_t total = 0, plain = 0, here
+    cdef Py_ssize_t _count_plays(self, offers, Py_ssize_t* plain) except -1:
+        """How many plays `legal_plays(offers)` lists, without listing them
+        (a game that draws a play's index needs no more to draw it); sets
+        `plain` to how many of them write the offer's own number, without
+        the temp agency."""
+        cdef Py_ssize_t total = 0, here
         cdef int index = 0, k, count, street
         cdef int numbers[1 + 8]
         cdef bint temps[1 + 8]
+        plain[0] = 0
         for offer in offers:
             count = _written_numbers(offer, index, numbers, temps)
             for k in range(count):
@@ -457,8 +428,15 @@ cdef class NativeSheet:
                     here = _popcount(self.fits[street][numbers[k]])
                     total += here
                     if not temps[k]:
-                        plain += here
+                        plain[0] += here
             index += 1
+        return total
+
+    cpdef tuple count_plays(self, offers):
+        """(how many plays `legal_plays(offers)` lists, how many of them write
+        the offer's own number, without the temp agency): `_count_plays`."""
+        cdef Py_ssize_t plain
+        cdef Py_ssize_t total = self._count_plays(offers, &plain)
         return total, plain
 
     cpdef tuple play_at(self, offers, Py_ssize_t chosen):
@@ -507,7 +485,7 @@ cdef class NativeSheet:
                 self.temps += 1
         return seen
 
-    def apply_play(self, play):
+    cpdef void apply_play(self, play) except *:
         """`effects.apply_play` on the base board: write the number, and
         cross a temp box when the agency is used (while boxes are left)."""
         cdef int street = play[1], house = play[2], number = play[3]
@@ -541,7 +519,7 @@ cdef class NativeSheet:
             return [(BIS, s, h, n) for s, h, n in self.bis_options()]
         return []
 
-    def apply_effect(self, effect):
+    cpdef void apply_effect(self, effect) except *:
         """`effects.apply_effect`: carry out one legal effect use."""
         kind = effect[0]
         if kind == SURVEYOR:
@@ -590,7 +568,7 @@ cdef class NativeSheet:
         return [(street, slot) for street in range(self.layout.n_streets)
                 for slot in bits_of(self._fence_mask(street))]
 
-    def add_fence(self, int street, int slot):
+    cpdef void add_fence(self, int street, int slot) except *:
         """`Sheet.add_fence` (the caller has checked the slot is free)."""
         if not 0 <= street < self.layout.n_streets or not 0 <= slot < self.layout.houses[street] - 1:
             raise ValueError(f"no fence slot {slot} on street {street} of this sheet")
@@ -619,7 +597,7 @@ cdef class NativeSheet:
         return options
 
     # ----------------------------------------------------------- roundabouts
-    def build_roundabout(self, int street, int house):
+    cpdef void build_roundabout(self, int street, int house) except *:
         """`Sheet.build_roundabout`: an empty house becomes a roundabout, fenced on both sides."""
         self._check_house(street, house)
         self.rounds[street] |= <uint64_t>1 << house
@@ -638,17 +616,17 @@ cdef class NativeSheet:
                 if self.numbers[street][house] == NO_NUMBER and not has(self.rounds[street], house)]
 
     # ----------------------------------------------------------------- plans
-    def mark_plan(self, int street, int house, int deck):
+    cpdef void mark_plan(self, int street, int house, int deck) except *:
         """`Sheet.mark_plan`: plan `deck`'s line over a house."""
         self._check_house(street, house)
         self.plan_use[street][house] = deck
 
-    def complete_plan(self, int deck, int turn):
+    cpdef void complete_plan(self, int deck, int turn) except *:
         """Plan n°`deck` (1..3) completed on `turn` (the last line of `plans.apply_claim`)."""
         self._check_deck(deck)
         self.turns[deck - 1] = turn
 
-    def set_plan_points(self, int deck, int points):
+    cpdef void set_plan_points(self, int deck, int points) except *:
         """The points plan n°`deck` scored (the game settles them at the end of a turn)."""
         self._check_deck(deck)
         self.points[deck - 1] = points
@@ -658,7 +636,7 @@ cdef class NativeSheet:
             raise ValueError(f"plan decks are 1 to {N_DECKS}, not {deck}")
         return 0
 
-    def refuse(self):
+    cpdef void refuse(self) noexcept:
         """A permit refusal, as the game crosses one (never past the track's end)."""
         self.refusals = min(self.refusals + 1, self.layout.refusal_track.length - 1)
 
@@ -689,11 +667,11 @@ cdef class NativeSheet:
                 return False
         return True
 
-    cdef list _estates(self, bint only_unused):
-        """The completed estates (street, first_house, size), street by street,
-        left to right; with `only_unused`, those no plan line covers."""
-        cdef list estates = []
-        cdef int street, start, end, last
+    cdef int _estate_runs(self, bint only_unused, EstateRun* runs) noexcept:
+        """The completed estates, street by street, left to right, into `runs`
+        (room for MAX_ESTATES); with `only_unused`, those no plan line
+        covers. Returns how many."""
+        cdef int street, start, end, last, count = 0
         for street in range(self.layout.n_streets):
             start = 0
             last = self.layout.houses[street] - 1
@@ -702,9 +680,16 @@ cdef class NativeSheet:
                     continue
                 if self._is_estate(street, start, end + 1 - start) \
                         and (not only_unused or self._unused(street, start, end + 1 - start)):
-                    estates.append((street, start, end + 1 - start))
+                    runs[count].street, runs[count].first, runs[count].size = street, start, end + 1 - start
+                    count += 1
                 start = end + 1
-        return estates
+        return count
+
+    cdef list _estates(self, bint only_unused):
+        """`_estate_runs` as (street, first_house, size) tuples."""
+        cdef EstateRun runs[MAX_ESTATES]
+        cdef int count = self._estate_runs(only_unused, runs), index
+        return [(runs[index].street, runs[index].first, runs[index].size) for index in range(count)]
 
     cpdef list completed_estates(self):
         """`Sheet.completed_estates`."""
@@ -722,7 +707,7 @@ cdef class NativeSheet:
         return counts
 
     # ---------------------------------------------------------------- counts
-    def is_full(self):
+    cpdef bint is_full(self) noexcept:
         return self.filled == self.layout.n_houses
 
     def n_built(self):
@@ -735,8 +720,11 @@ cdef class NativeSheet:
             total += _popcount(self.pools[street])
         return total
 
-    def plans_completed(self):
-        return sum([self.turns[deck] >= 0 for deck in range(N_DECKS)])
+    cpdef int plans_completed(self) noexcept:
+        cdef int deck, completed = 0
+        for deck in range(N_DECKS):
+            completed += self.turns[deck] >= 0
+        return completed
 
     # --------------------------------------------------------------- scoring
     def score(self, int temps, int bonus=0):
