@@ -27,14 +27,15 @@ def _declare(monkeypatch, game: str, **changes) -> None:
 def test_a_command_a_game_cannot_do_is_refused_naming_the_command_and_the_game() -> None:
     spec = load_config(STC)
     with pytest.raises(ConfigError) as error:
-        spec.require("trainable", "train")
-    assert str(error.value) == f"{STC}: game: wtsim train plays Welcome To only, not shake-that-city"
+        spec.require("move_timeout", "run --move-timeout")
+    assert str(error.value) == f"{STC}: game: wtsim run --move-timeout plays Welcome To only, not shake-that-city"
 
 
 def test_a_game_that_declares_a_capability_is_let_through(monkeypatch) -> None:
-    _declare(monkeypatch, "shake-that-city", trainable=True)
+    _declare(monkeypatch, "shake-that-city", move_timeout=True)
     spec = load_config(STC)
-    assert spec.require("trainable", "train") is spec
+    assert spec.require("move_timeout", "run --move-timeout") is spec
+    assert spec.require("trainable", "train") is spec  # both games have a learned player to train
 
 
 def test_the_refusal_names_every_game_that_can(monkeypatch) -> None:

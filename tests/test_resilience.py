@@ -61,6 +61,11 @@ BOTS = textwrap.dedent('''
             global GAMES_STARTED
             GAMES_STARTED += 1
             if str(GAMES_STARTED) == os.environ.get("CTRL_C_AT_GAME"):
+                import time
+                kept = os.environ.get("CTRL_C_AFTER_FILE")  # a chunk the run has finished: on disk first
+                deadline = time.monotonic() + 30
+                while kept and not os.path.exists(kept) and time.monotonic() < deadline:
+                    time.sleep(0.01)
                 os.kill(os.getpid(), signal.SIGINT)
                 os.kill(os.getppid(), signal.SIGINT)
 
@@ -154,11 +159,13 @@ def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, bots, cap
     config = config_with(tmp_path, bots, "CtrlC")
     out = tmp_path / "stopped"
     monkeypatch.setenv("CTRL_C_AT_GAME", "13")
+    monkeypatch.setenv("CTRL_C_AFTER_FILE", str(out / "chunks" / "05-10.csv"))  # written by the time game 13 plays
     code, _, err = wtsim(run_args(config, out, "--jobs", "1", "--format", "csv"), capsys)
     assert code == 130
     assert f"wtsim run --resume {out}" in err and len(err.splitlines()) == 1
     assert chunk_files(out) == ["00-05.csv", "05-10.csv"]
     monkeypatch.delenv("CTRL_C_AT_GAME")
+    monkeypatch.delenv("CTRL_C_AFTER_FILE")
     code, _, err = wtsim(["run", "--resume", str(out), "-q"], capsys)
     assert code == 0, err
     code, _, err = wtsim(run_args(config, tmp_path / "clean", "--jobs", "1", "--format", "csv"), capsys)

@@ -25,6 +25,7 @@ there is one for the variant's side.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -74,7 +75,9 @@ class TupleLayout:
                                  for r in range(rows - 1) for c in range(cols - 1)], dtype=np.int64)
         self.n_squares = len(self.squares)
         self.powers = N_CODES ** np.arange(TUPLE_CELLS - 1, -1, -1, dtype=np.int64)
-        self.bias_start = STAGES * TUPLE_STATES
+        import os
+        self.placed = os.environ.get("STC_PLACED") == "1"
+        self.bias_start = STAGES * TUPLE_STATES * (self.n_squares if self.placed else 1)
         self.size = self.bias_start + MAX_ROUNDS_LEFT + 1
 
     @staticmethod
@@ -84,8 +87,11 @@ class TupleLayout:
 
     def indices(self, codes: np.ndarray, rounds_left: int) -> np.ndarray:
         """The active weights of every board (`codes`: boards x cells): each square's, then the round's bias."""
-        squares = codes[:, self.squares] @ self.powers + self.stage(rounds_left) * TUPLE_STATES
-        bias = np.full((len(codes), self.n_squares), self.bias_start + min(rounds_left, MAX_ROUNDS_LEFT),
+        tables = self.n_squares if self.placed else 1
+        squares = codes[:, self.squares] @ self.powers + self.stage(rounds_left) * TUPLE_STATES * tables
+        if self.placed:
+            squares = squares + np.arange(self.n_squares, dtype=np.int64) * TUPLE_STATES
+        bias = np.full((len(codes), int(os.environ.get("STC_BIAS", self.n_squares))), self.bias_start + min(rounds_left, MAX_ROUNDS_LEFT),
                        dtype=np.int64)
         return np.concatenate([squares, bias], axis=1)
 
