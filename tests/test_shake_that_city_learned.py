@@ -76,13 +76,18 @@ def test_the_tuple_indices_of_a_board():
     layout = TupleLayout(6, 6)
     codes = np.zeros((1, 36), dtype=np.int64)
     codes[0, 0] = 3  # one building in the top-left corner: the first square's first cell
+    codes[0, 35] = 6  # a construction tile in the bottom-right corner: the last square's last cell
     active = layout.indices(codes, 12)
-    assert active.shape == (1, 50)
+    assert layout.n_squares == 25 and layout.bias_repeat == 5 and active.shape == (1, 30)
     stage = layout.stage(12)
-    assert stage == 2 and layout.stage(9) == 1 and layout.stage(4) == 0
-    assert active[0, 0] == stage * 7 ** 4 + 3 * 7 ** 3
-    assert all(index == stage * 7 ** 4 for index in active[0, 1:25])  # every other square is empty
+    assert stage == 2 and layout.stage(10) == 2 and layout.stage(9) == 1 and layout.stage(4) == 0
+    table = 7 ** 4
+    first = stage * 25 * table
+    assert active[0, 0] == first + 3 * 7 ** 3
+    assert [active[0, k] for k in range(1, 24)] == [first + k * table for k in range(1, 24)]  # empty squares
+    assert active[0, 24] == first + 24 * table + 6
     assert all(index == layout.bias_start + 12 for index in active[0, 25:])
+    assert layout.size == 3 * 25 * table + 32 and active.max() < layout.size
 
 
 def test_an_untrained_learned_player_plays_as_greedy():

@@ -100,8 +100,9 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
               help="Games of a round are dealt to this many independent learners, merged after each round.")
 @click.option("--round-games", type=click.IntRange(min=1, max=100_000), default=20, show_default=True,
               help="Games each shard plays per round.")
-@click.option("--rate", type=float, default=0.3, show_default=True,
-              help="Learning rate (a state's value moves this share of its TD error).")
+@click.option("--rate", type=float, default=None,
+              help="Learning rate (a state's value moves this share of its TD error).  [default: the game's: "
+                   "Welcome To 0.3, Shake That City 0.03]")
 @click.option("--rate-after", "rate_after", multiple=True, metavar="GAMES:RATE",
               help="From GAMES training games on, learn at RATE (repeatable; may be added on --resume).")
 @click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
@@ -164,7 +165,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
             spec = load_config(config).require("trainable", "train")
             learning = game_learning(spec.game)
             settings = TrainSettings(variant=_variant_record(spec), players=len(spec.players), seed=seed,
-                                     rate=rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
+                                     rate=learning.default_rate if rate is None else rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
                                      round_games=round_games,
                                      eval_every=eval_every, eval_games=eval_games,
                                      opponents=_opponents(opponents), game=spec.game,

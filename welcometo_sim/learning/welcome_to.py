@@ -54,6 +54,7 @@ class WelcomeToLearning:
     """Welcome To's learning object (see :mod:`welcometo_sim.learning.train`)."""
 
     default_eval_opponent = "heuristic"
+    default_rate = 0.3
 
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(builtin_strategies())

@@ -3,9 +3,9 @@
 `learned` values a placement as greedy does (points now, bonus tiles, a
 hand-weighted potential: see :mod:`.evaluation`) plus a learned correction,
 an n-tuple network over the board after the placement: every 2x2 square of
-cells indexes a table by the four cells' contents (empty, one of the five
-buildings, a construction tile), one table per stage of the game (rounds
-still to come), plus a bias per round (see :class:`TupleLayout`). The correction starts at zero,
+cells indexes its own table by the four cells' contents (empty, one of the
+five buildings, a construction tile), one set of tables per stage of the
+game (rounds still to come), plus a bias per round (see :class:`TupleLayout`). The correction starts at zero,
 so an untrained `learned` plays exactly as `greedy`; training moves it
 toward what the board then really scores, by the same TD(lambda) as Welcome
 To's (see welcometo_sim.learning.train). In the last round the value is the
@@ -25,7 +25,6 @@ there is one for the variant's side.
 from __future__ import annotations
 
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -57,17 +56,15 @@ MAX_ROUNDS_LEFT = 31
 
 class TupleLayout:
     """Where each weight sits in the weight vector of a board of `rows` x `cols`:
-    one table of 2x2 squares per stage, shared by every square of the board
-    (a pattern of four cells is worth the same wherever it stands: shared,
-    each entry is seen often enough to learn, where a table per place would
-    leave most entries at zero and favour what training happened to see),
-    then one bias per number of rounds still to come (the mean of what the
-    hand-made value misses at that point of the game, which every decision
-    of that round shares, so that the tables learn differences only). The
-    bias is active as many times as there are squares, so that it takes as
-    large a share of each step as the squares together: without it, the
-    empty square's weight (many times active early on) would soak up the
-    mean error and make the player hoard empty cells."""
+    per stage, one table for each 2x2 square of the board (a pattern is not
+    worth the same by an edge, in a shop zone or on the beach as in the
+    middle), then one bias per number of rounds still to come: the mean of
+    what the hand-made value misses at that point of the game, which every
+    candidate of a decision shares, so that the tables learn differences
+    only. The bias is active `bias_repeat` times (the square root of the
+    number of squares), so that it takes half of each normalised step: with
+    a share of 1/26 the square tables soaked up the mean error, and the
+    player favoured the patterns training happened to have seen."""
 
     def __init__(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
@@ -75,9 +72,10 @@ class TupleLayout:
                                  for r in range(rows - 1) for c in range(cols - 1)], dtype=np.int64)
         self.n_squares = len(self.squares)
         self.powers = N_CODES ** np.arange(TUPLE_CELLS - 1, -1, -1, dtype=np.int64)
-        import os
-        self.placed = os.environ.get("STC_PLACED") == "1"
-        self.bias_start = STAGES * TUPLE_STATES * (self.n_squares if self.placed else 1)
+        self.offsets = np.arange(self.n_squares, dtype=np.int64) * TUPLE_STATES
+        self.stage_size = self.n_squares * TUPLE_STATES
+        self.bias_start = STAGES * self.stage_size
+        self.bias_repeat = max(1, round(self.n_squares ** 0.5))
         self.size = self.bias_start + MAX_ROUNDS_LEFT + 1
 
     @staticmethod
@@ -87,11 +85,8 @@ class TupleLayout:
 
     def indices(self, codes: np.ndarray, rounds_left: int) -> np.ndarray:
         """The active weights of every board (`codes`: boards x cells): each square's, then the round's bias."""
-        tables = self.n_squares if self.placed else 1
-        squares = codes[:, self.squares] @ self.powers + self.stage(rounds_left) * TUPLE_STATES * tables
-        if self.placed:
-            squares = squares + np.arange(self.n_squares, dtype=np.int64) * TUPLE_STATES
-        bias = np.full((len(codes), int(os.environ.get("STC_BIAS", self.n_squares))), self.bias_start + min(rounds_left, MAX_ROUNDS_LEFT),
+        squares = codes[:, self.squares] @ self.powers + self.offsets + self.stage(rounds_left) * self.stage_size
+        bias = np.full((len(codes), self.bias_repeat), self.bias_start + min(rounds_left, MAX_ROUNDS_LEFT),
                        dtype=np.int64)
         return np.concatenate([squares, bias], axis=1)
 
