@@ -118,13 +118,13 @@ def test_only_seat_zero_learns_against_opponents(monkeypatch):
     import welcometo_sim.learning.welcome_to as welcome_to
 
     seen = []
-    real = welcome_to.learn_from_game
+    real = welcome_to.seat_traces
 
-    def watched(weights, game, result, rate, trace_decay):
+    def watched(game, result):
         seen.append([type(strategy).__name__ for strategy in game.strategies])
-        return real(weights, game, result, rate, trace_decay)
+        return real(game, result)
 
-    monkeypatch.setattr(welcome_to, "learn_from_game", watched)
+    monkeypatch.setattr(welcome_to, "seat_traces", watched)
     layout = layout_for(Variant().data)
     training.play_shard(np.zeros(layout.size), settings(players=3, opponents=("heuristic", "greedy")),
                         [(0, 11), (1, 12)], 0.3)

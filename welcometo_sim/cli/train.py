@@ -19,7 +19,7 @@ from ..messages import shown
 from .common import complete_config, fail, notice, output_folder
 
 SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games", "opponents",
-                   "eval_opponent")
+                   "eval_opponent", "step_sizes")
 """The options a training is a function of: fixed for its life (--rate-after adds later steps)."""
 
 
@@ -106,6 +106,10 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 @click.option("--rate-after", "rate_after", multiple=True, metavar="GAMES:RATE",
               help="From GAMES training games on, learn at RATE (repeatable; may be added on --resume).")
 @click.option("--trace-decay", type=float, default=0.5, show_default=True, help="TD(lambda)'s lambda.")
+@click.option("--step-sizes", type=click.Choice(["fixed", "coherence"]), default="fixed", show_default=True,
+              help="fixed: every weight learns at --rate; coherence: each weight's rate scales it by how steadily "
+                   "its steps keep one direction (temporal coherence learning: noise slows a weight down by "
+                   "itself).")
 @click.option("--eval-every", type=click.IntRange(min=1, max=10**9), default=2000, show_default=True,
               help="Training games between two points of the learning curve.")
 @click.option("--eval-games", type=click.IntRange(min=1, max=100_000), default=200, show_default=True,
@@ -123,7 +127,7 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
-                  eval_every: int, eval_games: int, opponents: str, eval_opponent: str, resume: bool,
+                  step_sizes: str, eval_every: int, eval_games: int, opponents: str, eval_opponent: str, resume: bool,
                   quiet: bool) -> None:
     """Train a `learned` model by self-play on CONFIG's variant and player count.
 
@@ -152,7 +156,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                                   "rate": rate, "trace_decay": trace_decay,
                                                   "eval_every": eval_every, "eval_games": eval_games,
                                                   "opponents": _opponents(opponents),
-                                                  "eval_opponent": eval_opponent}, games)
+                                                  "eval_opponent": eval_opponent, "step_sizes": step_sizes}, games)
             if config is not None:
                 spec = load_config(config).require("trainable", "train")
                 if (spec.game != state.settings.game or _variant_record(spec) != state.settings.variant
@@ -168,7 +172,7 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                      rate=learning.default_rate if rate is None else rate, rate_after=steps, trace_decay=trace_decay, shards=shards,
                                      round_games=round_games,
                                      eval_every=eval_every, eval_games=eval_games,
-                                     opponents=_opponents(opponents), game=spec.game,
+                                     opponents=_opponents(opponents), game=spec.game, step_sizes=step_sizes,
                                      eval_opponent=eval_opponent or learning.default_eval_opponent)
             state = new_state(settings)
             state.config = config or ""

@@ -72,6 +72,8 @@ MATCH_COLUMNS = ("opponent_score", "margin", "margin_low", "margin_high", "win_s
 mean score, the learner's mean paired margin over the opponents' mean with
 its 95% interval, and the learner's share of wins (a tie for first shared)."""
 SELF = "self"
+COHERENCE = "coherence"
+STEP_SIZES = ("fixed", COHERENCE)
 
 
 MAX_SEED = 2**63 - 1
@@ -111,6 +113,10 @@ class TrainSettings:
     game: str = DEFAULT_GAME
     """The game trained (`variant` is in its terms); checkpoints from before
     the setting are Welcome To's."""
+    step_sizes: str = "fixed"
+    """"fixed": every weight learns at the rate (and `rate_after`'s steps);
+    "coherence": each weight's own rate scales it (temporal coherence, see
+    `learn_from_traces`)."""
 
     @property
     def learning(self):
@@ -135,6 +141,8 @@ class TrainSettings:
         if starts != sorted(set(starts)) or any(g % (self.shards * self.round_games) for g in starts):
             raise TrainingError(f"--rate-after game counts must increase and be multiples of shards x round "
                                 f"games ({self.shards * self.round_games}), got {starts}")
+        if self.step_sizes not in STEP_SIZES:
+            raise TrainingError(f"--step-sizes must be one of {', '.join(STEP_SIZES)}, got {shown(self.step_sizes)}")
         if not 0 <= self.trace_decay <= 1:
             raise TrainingError(f"--trace-decay must be in [0, 1], got {self.trace_decay}")
         for name, most in SETTING_BOUNDS.items():
@@ -207,6 +215,8 @@ class TrainingState:
             words += ["--opponents", ",".join(s.opponents)]
         if s.eval_opponent != "heuristic":
             words += ["--eval-opponent", s.eval_opponent]
+        if s.step_sizes != "fixed":
+            words += ["--step-sizes", s.step_sizes]
         for start, rate in s.rate_after:
             words += ["--rate-after", f"{start}:{rate:g}"]
         return " ".join(words)
@@ -237,7 +247,7 @@ def td_targets(values: list[float], final: float, trace_decay: float) -> np.ndar
 
 
 def learn_from_traces(weights: np.ndarray, traces: list, finals: list[float], rate: float,
-                      trace_decay: float) -> None:
+                      trace_decay: float, coherence: tuple[np.ndarray, np.ndarray] | None = None) -> None:
     """Move each learning seat's visited weights toward their TD(lambda)
     returns, in place: `traces[seat]` is the seat's (active weight indices,
     value) per decision, or None for a seat that does not learn. The step is
@@ -245,16 +255,62 @@ def learn_from_traces(weights: np.ndarray, traces: list, finals: list[float], ra
     the number of active weights when each is active once, as in Welcome To;
     a trace whose weights may repeat (a table shared by several places) gives
     that squared length as a third item, so that a repeated weight cannot
-    overshoot its target."""
+    overshoot its target.
+
+    With `coherence` (each weight's sum of steps and sum of absolute steps,
+    updated in place), every weight's step is scaled by its own rate, the
+    ratio of the two: temporal coherence learning (Beal and Smith), where a
+    weight whose steps keep one direction learns at the full rate and one
+    whose steps cancel out (noise) slows down by itself, with no hand-set
+    schedule. A weight never moved yet learns at the full rate."""
     for trace, final in zip(traces, finals):
         if not trace:
             continue
         targets = td_targets([entry[1] for entry in trace], final, trace_decay)
         for entry, target in zip(trace, targets):
             active, value = entry[0], entry[1]
-            if len(active):
-                norm = entry[2] if len(entry) > 2 else len(active)
-                np.add.at(weights, active, rate * (target - value) / norm)
+            if not len(active):
+                continue
+            step = rate * (target - value) / (entry[2] if len(entry) > 2 else len(active))
+            if coherence is None:
+                np.add.at(weights, active, step)
+                continue
+            net, absolute = coherence
+            moved = absolute[active]
+            own_rate = np.divide(np.abs(net[active]), moved, out=np.ones(len(active)), where=moved > 0)
+            np.add.at(weights, active, step * own_rate)
+            np.add.at(net, active, step)
+            np.add.at(absolute, active, abs(step))
+
+
+class Learner:
+    """What a game's learning object calls after each training game of a
+    shard: `learn(traces, finals)` moves `weights` (the model's, in place)
+    by TD(lambda) at the round's rate, with the settings' step sizes. Under
+    temporal coherence the training state holds each weight's two sums
+    after the weights, so that shards merge and checkpoints keep them as
+    they keep the weights."""
+
+    def __init__(self, state: np.ndarray, settings: "TrainSettings", rate: float) -> None:
+        size = model_size(settings, len(state))
+        self.weights = state[:size]
+        self.coherence = (state[size:2 * size], state[2 * size:]) if settings.step_sizes == COHERENCE else None
+        self.rate, self.trace_decay = rate, settings.trace_decay
+
+    def learn(self, traces: list, finals: list[float]) -> None:
+        learn_from_traces(self.weights, traces, finals, self.rate, self.trace_decay, self.coherence)
+
+
+def model_size(settings: "TrainSettings", state_size: int) -> int:
+    """How many of a training state's numbers are the model's weights."""
+    return state_size // 3 if settings.step_sizes == COHERENCE else state_size
+
+
+def state_size(settings: "TrainSettings") -> int:
+    """How many numbers a training state holds: the weights, and under
+    temporal coherence each weight's sum of steps and of absolute steps."""
+    size = settings.learning.size(settings)
+    return 3 * size if settings.step_sizes == COHERENCE else size
 
 
 def play_shard(weights: np.ndarray, settings: TrainSettings, games: list[tuple[int, int]], rate: float,
@@ -266,7 +322,8 @@ def play_shard(weights: np.ndarray, settings: TrainSettings, games: list[tuple[i
     own = np.array(weights, dtype=np.float64)
     if kept is not None:
         own[kept[0]] = kept[1]
-    settings.learning.play_shard(own, settings, games, rate)
+    learner = Learner(own, settings, rate)
+    settings.learning.play_shard(learner.weights, settings, games, learner)
     changed = np.flatnonzero(own - weights)
     return changed, own[changed]
 
@@ -278,7 +335,9 @@ def evaluate(weights: np.ndarray, settings: TrainSettings, seeds: list[int],
     the opponent at every other seat; with "self" the learner sits everywhere
     and its score is the seats' mean."""
     out = []
-    for row in settings.learning.evaluate(np.asarray(weights, dtype=np.float64), settings, seeds, opponent):
+    weights = np.asarray(weights, dtype=np.float64)
+    weights = weights[:model_size(settings, len(weights))]
+    for row in settings.learning.evaluate(weights, settings, seeds, opponent):
         own = float(np.mean(row.totals)) if opponent == SELF else row.totals[0]
         out.append((own, row.turns, row.ended_early, [] if opponent == SELF else row.totals[1:]))
     return out
@@ -287,7 +346,7 @@ def evaluate(weights: np.ndarray, settings: TrainSettings, seeds: list[int],
 # --------------------------------------------------------------- training
 def new_state(settings: TrainSettings) -> TrainingState:
     settings.check()
-    return TrainingState(settings, np.zeros(settings.learning.size(settings), dtype=np.float64))
+    return TrainingState(settings, np.zeros(state_size(settings), dtype=np.float64))
 
 
 def train(state: TrainingState, *, games: int | None, seconds: float | None, jobs: int,
@@ -303,7 +362,7 @@ def train(state: TrainingState, *, games: int | None, seconds: float | None, job
 
     settings = state.settings
     state.commands.append(command)
-    if state.weights.shape != (settings.learning.size(settings),):
+    if state.weights.shape != (state_size(settings),):
         raise TrainingError("the checkpoint's weights do not fit this code's feature layout")
     _plots()  # imported now, not in a save an interrupt may cut short
     save = lambda plot=True: _save(state, folder, command, code_version, plot)  # noqa: E731
@@ -459,7 +518,8 @@ def _write_folder(state: TrainingState, folder: Path, command: str, code_version
             "code_version": code_version, "variant": state.settings.variant, "players": state.settings.players,
             "reproduce": state.reproduce(state.config, folder),
             "training": settings}
-    state.settings.learning.save(folder / WEIGHTS, state.settings, state.weights, meta)
+    model = state.weights[:model_size(state.settings, len(state.weights))]
+    state.settings.learning.save(folder / WEIGHTS, state.settings, model, meta)
     _write_curve(state.curve, folder, plot)
 
 
@@ -507,7 +567,7 @@ def load_state(folder: Path) -> TrainingState:
         with BoundedNpz(path, MAX_MODEL_BYTES) as archive:
             saved = read_json(archive, "state")
             state = _state_from(saved)
-            size = state.settings.learning.size(state.settings)
+            size = state_size(state.settings)
             weights = archive.array("weights", "f", size * 8, shape=(size,))
             state.weights = weights.astype(np.float64)
             state.open_round = _open_round(archive, saved.get("open_round"), state, size)
@@ -569,8 +629,9 @@ def _state_from(saved: object) -> TrainingState:
     if not isinstance(opponents, list) or not all(isinstance(name, str) for name in opponents):
         raise TrainingError("settings.opponents: must be a list of strategy names")
     fields["opponents"] = tuple(opponents)
-    if not isinstance(fields.get("game", DEFAULT_GAME), str):
-        raise TrainingError("settings.game: must be a game's name")
+    for name in ("game", "step_sizes"):
+        if not isinstance(fields.get(name, ""), str):
+            raise TrainingError(f"settings.{name}: must be a text")
     steps = fields.get("rate_after", [])
     if not isinstance(steps, list) or not all(isinstance(step, list) and len(step) == 2 and _is(step[0], int)
                                               and _is(step[1], float) for step in steps):
@@ -621,4 +682,4 @@ def _typed(mapping: dict, key: str, kind: type):
 
 
 __all__ = ["TrainSettings", "TrainingState", "TrainingError", "ModelError", "train", "new_state", "load_state",
-           "td_targets", "learn_from_traces", "play_shard", "evaluate", "EvaluationRow", "CURVE_COLUMNS", "MATCH_COLUMNS", "curve_columns"]
+           "td_targets", "learn_from_traces", "Learner", "play_shard", "evaluate", "EvaluationRow", "CURVE_COLUMNS", "MATCH_COLUMNS", "curve_columns"]

@@ -17,7 +17,7 @@ from ..strategies.learned import LearnedStrategy
 from ..strategy import builtin_strategies, parse_strategy
 from .features import Layout
 from .model import ValueModel, layout_for
-from .train import SELF, EvaluationRow, TrainSettings, learn_from_traces
+from .train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
 
 
 def variant_from_record(record: dict) -> Variant:
@@ -43,10 +43,15 @@ def _seats(model: ValueModel, players: int, trace: bool, opponents: tuple[str, .
     return seats
 
 
+def seat_traces(game: Game, result) -> tuple[list, list[float]]:
+    """Each seat's trace (None for a seat that keeps none: the opponents) and final score."""
+    return ([getattr(strategy, "trace", None) for strategy in game.strategies],
+            [float(score["total"]) for score in result.scores])
+
+
 def learn_from_game(weights: np.ndarray, game: Game, result, rate: float, trace_decay: float) -> None:
-    """Move each learning seat's visited weights toward their TD(lambda) returns (in place)."""
-    traces = [getattr(strategy, "trace", None) for strategy in game.strategies]  # opponents keep none
-    learn_from_traces(weights, traces, [float(score["total"]) for score in result.scores], rate, trace_decay)
+    """Move each learning seat's visited weights toward their TD(lambda) returns (in place, fixed step sizes)."""
+    learn_from_traces(weights, *seat_traces(game, result), rate, trace_decay)
     weights[0] = 0.0
 
 
@@ -70,14 +75,15 @@ class WelcomeToLearning:
         return _layout(settings).size
 
     def play_shard(self, weights: np.ndarray, settings: TrainSettings, games: list[tuple[int, int]],
-                   rate: float) -> None:
-        """Play and learn from `games` (training game index, seed) in order, on `weights` (in place)."""
+                   learner: Learner) -> None:
+        """Play `games` (training game index, seed) in order on `weights`, which `learner` moves after each."""
         variant = variant_from_record(settings.variant)
         model = ValueModel(_layout(settings), weights)
         for index, seed in games:
             game = Game(variant, _seats(model, settings.players, True, settings.opponents, index), seed)
             result = game.play()
-            learn_from_game(weights, game, result, rate, settings.trace_decay)
+            learner.learn(*seat_traces(game, result))
+            weights[0] = 0.0  # the layout's unused index
 
     def evaluate(self, weights: np.ndarray, settings: TrainSettings, seeds: list[int],
                  opponent: str) -> list[EvaluationRow]:

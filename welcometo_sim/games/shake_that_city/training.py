@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...learning.train import SELF, EvaluationRow, TrainSettings, TrainingError, learn_from_traces
+from ...learning.train import SELF, EvaluationRow, Learner, TrainSettings, TrainingError
 from .game import load_rules, play_game
 from .learned import LearnedModel, ModelFileError, TupleLayout
 from .strategies import STRATEGIES, LearnedStrategy
@@ -52,14 +52,14 @@ class ShakeThatCityLearning:
         return [float(score["total"]) for score in result.record["scores"]]
 
     def play_shard(self, weights: np.ndarray, settings: TrainSettings, games: list[tuple[int, int]],
-                   rate: float) -> None:
+                   learner: Learner) -> None:
+        """Play `games` (training game index, seed) in order on `weights`, which `learner` moves after each."""
         rules = _rules_of(settings)
         model = LearnedModel(rules.data.rows, rules.data.cols, weights)
         for index, seed in games:
             seats = self._seats(model, settings, True, settings.opponents, index)
             totals = self._play(seats, seed, rules)
-            traces = [getattr(seat, "trace", None) for seat in seats]
-            learn_from_traces(weights, traces, totals, rate, settings.trace_decay)
+            learner.learn([getattr(seat, "trace", None) for seat in seats], totals)
 
     def evaluate(self, weights: np.ndarray, settings: TrainSettings, seeds: list[int],
                  opponent: str) -> list[EvaluationRow]:
