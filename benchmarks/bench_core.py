@@ -59,10 +59,10 @@ FIGURES: dict[str, tuple[str, int]] = {
 CHILD = r'''
 import json, sys, time
 seats_spec, variant_name, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import game_seed
 variant = Variant(solo=True) if variant_name == "solo" else Variant()
-from welcometo_sim.rules.game import Game, Seat, play_game
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
 if seats_spec == "train":
     import numpy as np
     from welcometo_sim.learning.welcome_to import learn_from_game

@@ -35,9 +35,9 @@ import time
 from typing import NamedTuple
 
 from welcometo_sim.compiled_core import engine
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.seeding import prepare_families
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.seeding import prepare_families
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import batch_collection
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy
 

@@ -52,8 +52,8 @@ def play(strategy: str, players: str, games: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_games import PREPARED_GAMES, SOLO, line_games
 
-    from welcometo_sim.rules.game import play_game
-    from welcometo_sim.rules.seeding import prepare_families
+    from welcometo_sim.games.welcome_to.game import play_game
+    from welcometo_sim.games.seeding import prepare_families
     from welcometo_sim.sim.runner import batch_collection
 
     seats, variant = line_games(strategy, players if players == SOLO else int(players))

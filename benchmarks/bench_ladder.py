@@ -37,7 +37,7 @@ from welcometo_sim.strategies import BUILTIN
 from welcometo_sim.analysis.stats import compare_pair, paired_bootstrap_ci, wilson_interval
 from welcometo_sim.api import resolve_spec
 from welcometo_sim.config import PlayerConfig, RunSpec
-from welcometo_sim.rules.game import Game, Seat
+from welcometo_sim.games.welcome_to.game import Game, Seat
 from welcometo_sim.sim.runner import game_seed
 from welcometo_sim.sim.tournament import round_robin
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy

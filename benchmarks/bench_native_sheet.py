@@ -37,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from welcometo_sim.compiled_core import engine  # noqa: E402
 from welcometo_sim.native import moves, native_module  # noqa: E402
-from welcometo_sim.rules.effects import (Effect, Offer, apply_effect, apply_play,  # noqa: E402
-                                         effect_options, legal_plays)
-from welcometo_sim.rules.sheet import Sheet  # noqa: E402
-from welcometo_sim.rules.variant import Variant  # noqa: E402
+from welcometo_sim.games.welcome_to.effects import (Effect, Offer, apply_effect, apply_play,  # noqa: E402
+                                                    effect_options, legal_plays)
+from welcometo_sim.games.welcome_to.sheet import Sheet  # noqa: E402
+from welcometo_sim.games.welcome_to.variant import Variant  # noqa: E402
 
 VARIANT = Variant(advanced=True)
 TURNS = 40

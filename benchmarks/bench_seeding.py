@@ -3,7 +3,7 @@
     python benchmarks/bench_seeding.py                       # default lines and rounds
     python benchmarks/bench_seeding.py --games 300 --rounds 6 --only random:solo,learned:2
 
-`welcometo_sim.rules.seeding` computes numpy's ``SeedSequence`` hash itself
+`welcometo_sim.games.seeding` computes numpy's ``SeedSequence`` hash itself
 (the same streams, bit for bit). This measures what that buys: each line
 plays the same games of one run as a run's worker does (`_play_chunk`: the
 chunk's game seeds, the games' generators, the games), once with the module
@@ -27,7 +27,7 @@ import numpy as np
 
 from welcometo_sim.compiled_core import engine
 from welcometo_sim.config import RunSpec, parse_config
-from welcometo_sim.rules import game as game_module
+from welcometo_sim.games.welcome_to import game as game_module
 from welcometo_sim.sim import chunks
 
 
@@ -50,7 +50,7 @@ def numpy_game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
 
 @contextmanager
 def plain_numpy() -> Iterator[None]:
-    """Play with numpy's SeedSequence in place of `welcometo_sim.rules.seeding`."""
+    """Play with numpy's SeedSequence in place of `welcometo_sim.games.seeding`."""
     saved = chunks.game_seeds, chunks.prepare_families, game_module.SeedFamily
     chunks.game_seeds, chunks.prepare_families = numpy_game_seeds, lambda seeds, children: None
     game_module.SeedFamily = NumpyFamily

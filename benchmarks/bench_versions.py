@@ -18,6 +18,11 @@ microseconds per game for each version, the speed-up of today's (old time
 / new time), and whether the two played the same games (a checksum of
 every score).
 
+A module is named as it was at the revision, where `git show` finds it:
+before Welcome To's engine moved to ``welcometo_sim/games/welcome_to/``,
+``welcometo_sim.rules.effects`` (the examples above), which the deprecated
+`welcometo_sim.rules` imports as today's module.
+
 The old version always runs as Python, loaded from its source, so today's
 does too: run as a script, this sets ``WTSIM_PURE_PYTHON=1`` before the
 package is imported, and the compiled core is not used
@@ -45,9 +50,9 @@ if __name__ == "__main__":  # today's version runs from source, as the old one m
     os.environ["WTSIM_PURE_PYTHON"] = "1"
 
 from welcometo_sim.compiled_core import installed_name, source_path  # noqa: E402
-from welcometo_sim.rules.game import Game, Seat, play_game  # noqa: E402
-from welcometo_sim.rules.seeding import prepare_families  # noqa: E402
-from welcometo_sim.rules.variant import Variant  # noqa: E402
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game  # noqa: E402
+from welcometo_sim.games.seeding import prepare_families  # noqa: E402
+from welcometo_sim.games.welcome_to.variant import Variant  # noqa: E402
 from welcometo_sim.sim.runner import batch_collection  # noqa: E402
 from welcometo_sim.strategy import StrategyLoadError, parse_strategy  # noqa: E402
 
@@ -199,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("revision", help="the git revision of the old version, e.g. 96bf110 or HEAD~3")
     parser.add_argument("target", help="MODULE:NAME or MODULE:CLASS.METHOD, e.g. "
-                                       "welcometo_sim.rules.effects:legal_plays")
+                                       "welcometo_sim.games.welcome_to.effects:legal_plays")
     parser.add_argument("--line", default="random:1", help="strategy and seats: random:1, greedy:4, random:solo")
     parser.add_argument("--games", type=int, default=4000, help="seeds played by each version (default 4000)")
     args = parser.parse_args()

@@ -12,7 +12,7 @@ Copy this file, rename the class and `name`, and run it with
 
 from __future__ import annotations
 
-# Import only from the public strategy API (and `welcometo_sim.rules.evaluation`
+# Import only from the public strategy API (and `welcometo_sim.games.welcome_to.evaluation`
 # for shared evaluation terms): the engine's internals may change.
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy
 

@@ -30,9 +30,9 @@ from typing import Sequence
 
 import numpy as np
 
-from welcometo_sim.rules.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
-from welcometo_sim.rules.data import BIS, REAL_ESTATE, SURVEYOR
-from welcometo_sim.rules.effects import bis_uses_after_write
+from welcometo_sim.games.welcome_to.evaluation import SHIFTING_EFFECTS, MoveEvaluator, Terms, sheet_terms
+from welcometo_sim.games.welcome_to.data import BIS, REAL_ESTATE, SURVEYOR
+from welcometo_sim.games.welcome_to.effects import bis_uses_after_write
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, Strategy, apply_effect,
                                     apply_play, effect_options, legal_plays)
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from welcometo_sim.rules.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
-                                            park_potential, park_potential_gain, pool_chances, sheet_terms,
-                                            temp_race_value, turns_left, urgency)
+from welcometo_sim.games.welcome_to.evaluation import (Coverage, MoveEvaluator, Terms, fitting_share, is_pool_chance,
+                                                       park_potential, park_potential_gain, pool_chances, sheet_terms,
+                                                       temp_race_value, turns_left, urgency)
 from welcometo_sim.strategy import Effect, Play, PlayerView, Sheet
 
 from .greedy import GreedyStrategy

@@ -37,7 +37,7 @@ import numpy as np
 from welcometo_sim.learning.evaluator import Evaluator
 from welcometo_sim.learning.model import ModelError, ValueModel
 from welcometo_sim.learning.search import lookahead_values
-from welcometo_sim.rules.data import DEFAULT_DATA
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy, legal_plays
 
 SHIPPED = {"base": "base.npz", "solo": "solo.npz"}

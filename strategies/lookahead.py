@@ -39,8 +39,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from welcometo_sim.rules.cards import pair_offers
-from welcometo_sim.rules.evaluation import MoveEvaluator, refusal_chance
+from welcometo_sim.games.welcome_to.cards import pair_offers
+from welcometo_sim.games.welcome_to.evaluation import MoveEvaluator, refusal_chance
 from welcometo_sim.strategy import (Effect, Offer, Play, PlayerView, Sheet, apply_effect, apply_play,
                                     legal_plays)
 

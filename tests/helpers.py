@@ -39,9 +39,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Sequence
 
-from welcometo_sim.rules.data import DEFAULT_DATA, GameData
-from welcometo_sim.rules.game import Deck, Seat
-from welcometo_sim.rules.sheet import Sheet
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA, GameData
+from welcometo_sim.games.welcome_to.game import Deck, Seat
+from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.strategy import Strategy, complete_all
 
 _TOKEN = re.compile(r"^(\.|(\d+)(b?))(?:~(\d))?$")

@@ -14,7 +14,7 @@ from welcometo_sim.analysis.compare import comparison_tables
 from welcometo_sim.analysis.plan_balance import flag_outliers, plan_balance_table
 from welcometo_sim.analysis.sweep import SweepError, grid, parse_setting
 from welcometo_sim.config import parse_config
-from welcometo_sim.rules.data import BASIC_PLANS
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS
 from welcometo_sim.sim.tournament import matches, plan_trials, round_robin
 
 from helpers import user_error, wtsim

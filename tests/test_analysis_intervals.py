@@ -84,7 +84,7 @@ def test_pair_differences_are_paired_per_game_with_ties_counting_half():
 
 def test_category_means_keep_their_intervals_within_the_values_seen():
     from welcometo_sim.analysis.tables import category_means
-    from welcometo_sim.rules.scoring import SCORE_FIELDS
+    from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS
 
     frame = pd.DataFrame({"player": ["x"] * 6, **{field: [0] * 6 for field in SCORE_FIELDS}})
     frame["plans"] = [0, 0, 0, 0, 0, 8]

@@ -28,7 +28,7 @@ def test_output_without_a_count_is_an_error_not_a_zero(bench):
 
 def test_the_played_games_are_bench_games_seeds(bench, monkeypatch):
     played = []
-    import welcometo_sim.rules.game as game
+    import welcometo_sim.games.welcome_to.game as game
 
     original = game.play_game
     monkeypatch.setattr(game, "play_game", lambda *a, **k: played.append(a[2]) or original(*a, **k))

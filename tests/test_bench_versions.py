@@ -8,7 +8,7 @@ import types
 import pytest
 
 from helpers import benchmark_module
-from welcometo_sim.rules import effects, game
+from welcometo_sim.games.welcome_to import effects, game
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +17,7 @@ def bench():
 
 
 def test_a_function_against_itself_at_head_plays_the_same_games_and_is_put_back(bench):
-    figures = bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 4)
+    figures = bench.compare("HEAD", "welcometo_sim.games.welcome_to.effects:legal_plays", "random:1", 4)
     assert figures["same"] is True
     assert figures["bindings"] >= 2  # effects' own name and the game's import of it
     assert game.legal_plays is effects.legal_plays
@@ -33,7 +33,7 @@ def test_a_version_that_plays_other_moves_is_reported(bench, monkeypatch):
     old = types.SimpleNamespace(legal_plays=reversed_plays)
     monkeypatch.setattr(bench, "old_module", lambda revision, name: old)
     monkeypatch.setattr(bench, "lookup", lambda root, path, where: getattr(root, path[-1]))
-    figures = bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 6)
+    figures = bench.compare("HEAD", "welcometo_sim.games.welcome_to.effects:legal_plays", "random:1", 6)
     assert figures["same"] is False
     assert game.legal_plays is effects.legal_plays
 
@@ -56,10 +56,10 @@ def test_a_strategy_class_is_swapped_where_the_loader_keeps_it(bench, monkeypatc
 
 
 @pytest.mark.parametrize("target, line, message", [
-    ("welcometo_sim.rules.effects", "random:1", "expected MODULE:NAME"),
-    ("welcometo_sim.rules.effects:no_such_function", "random:1", "has no no_such_function"),
+    ("welcometo_sim.games.welcome_to.effects", "random:1", "expected MODULE:NAME"),
+    ("welcometo_sim.games.welcome_to.effects:no_such_function", "random:1", "has no no_such_function"),
     ("no_such_module:x", "random:1", "No module named 'no_such_module'"),
-    ("welcometo_sim.rules.effects:legal_plays", "random:9", "1 to 5 players or solo"),
+    ("welcometo_sim.games.welcome_to.effects:legal_plays", "random:9", "1 to 5 players or solo"),
 ])
 def test_bad_targets_and_lines_are_one_line_errors(bench, target, line, message):
     with pytest.raises(bench.VersionError, match=message):
@@ -67,12 +67,12 @@ def test_bad_targets_and_lines_are_one_line_errors(bench, target, line, message)
 
 
 def test_an_unknown_revision_names_the_file_it_asked_git_for(bench):
-    with pytest.raises(bench.VersionError, match="no-such-revision:welcometo_sim/rules/effects.py"):
-        bench.compare("no-such-revision", "welcometo_sim.rules.effects:legal_plays", "random:1", 2)
+    with pytest.raises(bench.VersionError, match="no-such-revision:welcometo_sim/games/welcome_to/effects.py"):
+        bench.compare("no-such-revision", "welcometo_sim.games.welcome_to.effects:legal_plays", "random:1", 2)
 
 
 def test_an_old_module_that_does_not_load_beside_todays_code_is_one_line(bench, monkeypatch):
     shown = types.SimpleNamespace(returncode=0, stdout="from .sheet import a_name_long_gone\n", stderr="")
     monkeypatch.setattr(bench.subprocess, "run", lambda *args, **kwargs: shown)
     with pytest.raises(bench.VersionError, match="does not load beside today's code: ImportError"):
-        bench.compare("HEAD", "welcometo_sim.rules.effects:legal_plays", "random:1", 2)
+        bench.compare("HEAD", "welcometo_sim.games.welcome_to.effects:legal_plays", "random:1", 2)

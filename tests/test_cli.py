@@ -24,7 +24,7 @@ from helpers import rendered_houses, user_error, wtsim
 from welcometo_sim.cli import main
 from welcometo_sim.config import load_config
 from welcometo_sim.defaults import STRONG_DEFAULT
-from welcometo_sim.rules.scoring import SCORE_FIELDS
+from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS
 from welcometo_sim.sim.results import read_table
 
 # Every column RECORDS.md §2 requires.

@@ -17,7 +17,7 @@ import pytest
 from helpers import user_error, wtsim
 from welcometo_sim.cli import cli
 from welcometo_sim.cli.common import complete_config, complete_plan_setting, complete_strategy
-from welcometo_sim.rules.data import DEFAULT_DATA
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.sim.results import read_manifest, read_table
 from welcometo_sim.strategy import builtin_strategies, load_strategy
 

@@ -19,8 +19,8 @@ from welcometo_sim.compiled_core import (CORE_MODULES, PACKAGE_ROOT, manifest_na
 GAMES_DIGEST = """
 import hashlib, json
 from welcometo_sim.compiled_core import engine
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 digest = hashlib.sha256()
@@ -86,7 +86,7 @@ def test_only_modules_compiled_from_their_present_source_run_compiled(tmp_path):
     manifest = write_sources(tmp_path)
     assert modules_from_source(manifest, tmp_path) == ([], [])
 
-    changed, not_built = "welcometo_sim.rules.sheet", "welcometo_sim.strategies.greedy"
+    changed, not_built = "welcometo_sim.games.welcome_to.sheet", "welcometo_sim.strategies.greedy"
     compiled_core.source_path(changed, tmp_path).write_text("NAME = 'edited'\n")
     del manifest[not_built]
     from_source, stale = modules_from_source(manifest, tmp_path)
@@ -139,16 +139,17 @@ def copy_with_edit(root: Path, module: str) -> None:
 
 @needs_compiled_core
 def test_an_edited_source_runs_instead_of_its_stale_compiled_module(tmp_path):
-    copy_with_edit(tmp_path, "welcometo_sim.rules.scoring")
+    copy_with_edit(tmp_path, "welcometo_sim.games.welcome_to.scoring")
 
     done = run_python("from welcometo_sim.compiled_core import engine\n"
-                      "import welcometo_sim.rules.scoring as scoring, welcometo_sim.rules.sheet as sheet\n"
+                      "import welcometo_sim.games.welcome_to.scoring as scoring\n"
+                      "import welcometo_sim.games.welcome_to.sheet as sheet\n"
                       "print(engine()); print(scoring.EDITED, scoring.__file__.endswith('.py'))\n"
                       "print(sheet.__file__.endswith('.py'))", pure=False, path=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:3] == [f"partly compiled ({len(CORE_MODULES) - 1} of {len(CORE_MODULES)} modules)",
                                            "True True", "False"]
-    assert "StaleCoreWarning: compiled welcometo_sim.rules.scoring" in done.stderr
+    assert "StaleCoreWarning: compiled welcometo_sim.games.welcome_to.scoring" in done.stderr
 
 
 def test_the_version_says_which_engine_runs():

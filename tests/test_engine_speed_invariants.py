@@ -20,15 +20,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import sheet_from
-from welcometo_sim.rules.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score, plan_progress_from,
-                                           street_facts, street_features, street_flexibility, street_gaps)
-from welcometo_sim.rules.evaluation import fences as fence_changes
-from welcometo_sim.rules import effects
-from welcometo_sim.rules.data import MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP, TEMP_MODIFIERS, PlanSpec
-from welcometo_sim.rules.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
-from welcometo_sim.rules.game import Game, Seat
-from welcometo_sim.rules.sheet import Sheet, houses_of, masks_from_bounds
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.evaluation import (SHIFTING_EFFECTS, MoveEvaluator, linear_score,
+                                                       plan_progress_from, street_facts, street_features,
+                                                       street_flexibility, street_gaps)
+from welcometo_sim.games.welcome_to.evaluation import fences as fence_changes
+from welcometo_sim.games.welcome_to import effects
+from welcometo_sim.games.welcome_to.data import (MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, SURVEYOR, TEMP,
+                                                 TEMP_MODIFIERS, PlanSpec)
+from welcometo_sim.games.welcome_to.effects import Effect, Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, Seat
+from welcometo_sim.games.welcome_to.sheet import Sheet, houses_of, masks_from_bounds
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
@@ -536,8 +538,8 @@ def test_a_deck_cache_never_serves_the_weights_of_a_deck_freed_at_the_same_addre
     by a deck that was freed, filed under the id a new deck then gets, must not
     be served for the new deck (it moved a fixed run's scores by the games run
     before it in the same process)."""
-    from welcometo_sim.rules.data import DEFAULT_DATA
-    from welcometo_sim.rules.evaluation import streets
+    from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
+    from welcometo_sim.games.welcome_to.evaluation import streets
 
     without_eights = tuple(card for card in DEFAULT_DATA.deck if card[0] != 8)
     custom = Sheet(dataclasses.replace(DEFAULT_DATA, deck=without_eights))

@@ -19,10 +19,10 @@ import welcometo_sim
 from helpers import estates_sheet
 from welcometo_sim.envs import STEPS, DecidingStrategy, PolicyStrategy, SoloEnv, env, layout_for
 from welcometo_sim.envs.encoding import unbounded_observation
-from welcometo_sim.rules.data import DEFAULT_DATA
-from welcometo_sim.rules.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
-from welcometo_sim.rules.plans import claim_options
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
+from welcometo_sim.games.welcome_to.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
+from welcometo_sim.games.welcome_to.plans import claim_options
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import load_strategy
 
 EXPERT_3 = (3, Variant(advanced=True, expert=True))

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from helpers import sheet_from
-from welcometo_sim.rules.evaluation import (MoveEvaluator, board_value, estate_potential, flexibility,
-                                            plan_progress, points_now, sheet_terms)
-from welcometo_sim.rules.data import DEFAULT_DATA
-from welcometo_sim.rules.effects import (Offer, apply_effect, apply_play, effect_options,
-                                         legal_plays)
-from welcometo_sim.rules.game import Game, Seat
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.evaluation import (MoveEvaluator, board_value, estate_potential, flexibility,
+                                                       plan_progress, points_now, sheet_terms)
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
+from welcometo_sim.games.welcome_to.effects import (Offer, apply_effect, apply_play, effect_options,
+                                                    legal_plays)
+from welcometo_sim.games.welcome_to.game import Game, Seat
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 PLANS = (DEFAULT_DATA.plan("estates-3-3-3"), DEFAULT_DATA.plan("estates-4-5"), DEFAULT_DATA.plan("estates-2-5"))

@@ -18,14 +18,14 @@ import pytest
 
 from helpers import sheet_from
 from strategies.heuristic import plan_size_bonus
-from welcometo_sim.rules.evaluation import (Coverage, MoveEvaluator, estate_projection, fitting_numbers,
-                                            fitting_share, is_pool_chance, park_potential, park_potential_gain,
-                                            pool_chances, refusal_chance, sheet_terms, temp_race_value, turns_left,
-                                            urgency)
-from welcometo_sim.rules.data import DEFAULT_DATA, POOL_HOUSES, TEMP_RANK_POINTS
-from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
-from welcometo_sim.rules.game import Game, PlayerView, Seat
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.evaluation import (Coverage, MoveEvaluator, estate_projection, fitting_numbers,
+                                                       fitting_share, is_pool_chance, park_potential,
+                                                       park_potential_gain, pool_chances, refusal_chance, sheet_terms,
+                                                       temp_race_value, turns_left, urgency)
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA, POOL_HOUSES, TEMP_RANK_POINTS
+from welcometo_sim.games.welcome_to.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, PlayerView, Seat
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 PLANS = (DEFAULT_DATA.plan("estates-3-3-3"), DEFAULT_DATA.plan("estates-4-5"), DEFAULT_DATA.plan("estates-2-5"))

@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 
 from welcometo_sim.cli import main
 from welcometo_sim.config import TOP_KEYS, ConfigError, load_config
-from welcometo_sim.rules.data import BOARDS, DEFAULT_DATA, EFFECTS
-from welcometo_sim.rules.replay import verify
+from welcometo_sim.games.welcome_to.data import BOARDS, DEFAULT_DATA, EFFECTS
+from welcometo_sim.games.welcome_to.record_replay import verify
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG_DIR = ROOT / "configs"

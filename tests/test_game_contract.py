@@ -12,9 +12,9 @@ from welcometo_sim.games.contract import CHANCE, State, play_out
 from welcometo_sim.games.shake_that_city import load_rules as stc_rules
 from welcometo_sim.games.shake_that_city.game import GameState as CityState
 from welcometo_sim.games.shake_that_city.game import play_game as play_city
-from welcometo_sim.rules.game import GameState as WelcomeState
-from welcometo_sim.rules.game import IllegalAnswer, Seat, play_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import GameState as WelcomeState
+from welcometo_sim.games.welcome_to.game import IllegalAnswer, Seat, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import load_strategy
 
 WELCOME_TO_VARIANTS = {
@@ -122,8 +122,8 @@ def test_stepping_a_state_by_hand_with_a_strategy_gives_the_game_play_game_plays
     greedy = load_strategy("greedy")
     seats = [Seat("a", "greedy", greedy), Seat("b", "greedy", greedy)]
     expected = play_game(Variant(), seats, 21, record=True).record
-    from welcometo_sim.rules.game import HOOKS
-    from welcometo_sim.rules.seeding import seat_generators
+    from welcometo_sim.games.welcome_to.game import HOOKS
+    from welcometo_sim.games.seeding import seat_generators
 
     state = WelcomeState(Variant(), 2, 21, record=True)
     strategies = [greedy(rng) for rng in seat_generators(21, 2)[1]]
@@ -139,7 +139,7 @@ def test_stepping_a_state_by_hand_with_a_strategy_gives_the_game_play_game_plays
 
 def test_shake_that_city_stepped_by_hand_gives_the_game_play_game_plays():
     from welcometo_sim.games.shake_that_city.strategies import seat_strategies
-    from welcometo_sim.rules.seeding import seat_generators
+    from welcometo_sim.games.seeding import seat_generators
 
     expected = play_city(["greedy", "random"], 13)
     players = seat_strategies(["greedy", "random"], seat_generators(13, 2)[1])
@@ -167,8 +167,7 @@ def test_every_game_raises_the_one_strategy_error_of_the_contract():
 
     from welcometo_sim.games import contract
     from welcometo_sim.games import shake_that_city
-    from welcometo_sim.rules import game as welcome_to_game
-
+    from welcometo_sim.games.welcome_to import game as welcome_to_game
     assert welcome_to_game.StrategyError is contract.StrategyError is shake_that_city.StrategyError
     error = contract.StrategyError("mine.py:Bot", 2, 77, 5, "raised ValueError: no", unit="round")
     assert str(error) == "strategy 'mine.py:Bot' (seat 2) raised ValueError: no in game seed 77, round 5"

@@ -256,8 +256,8 @@ def test_report_of_a_run_and_a_compare_of_the_game_shows_its_own_tables(capsys, 
 # ---------------------------------------------- one behaviour for both games (issue 25, item 14)
 @pytest.fixture(scope="module")
 def welcome_to_record() -> dict:
-    from welcometo_sim.rules.game import Seat, play_game
-    from welcometo_sim.rules.variant import Variant
+    from welcometo_sim.games.welcome_to.game import Seat, play_game
+    from welcometo_sim.games.welcome_to.variant import Variant
     from welcometo_sim.strategy import parse_strategy
 
     seats = [Seat("greedy", "greedy", parse_strategy("greedy"))] * 2

@@ -117,7 +117,7 @@ def test_the_graph_reads_the_package():
     graph = import_graph()
     assert len(graph) > 80
     assert "welcometo_sim.sim.rows" in graph["welcometo_sim.sim.isolated"]
-    assert "welcometo_sim.rules.evaluation" in graph["welcometo_sim.strategies.greedy"]
+    assert "welcometo_sim.games.welcome_to.evaluation" in graph["welcometo_sim.strategies.greedy"]
     assert "welcometo_sim.strategies.greedy" in graph["welcometo_sim.strategies.heuristic"]
     assert "welcometo_sim.compiled_core" in graph["welcometo_sim"]
 

@@ -20,6 +20,9 @@ ORDERS = [
     ["import welcometo_sim.config", "import strategies", "import welcometo_sim.api"],
     ["import welcometo_sim.strategy", "import welcometo_sim.games.welcome_to", "import welcometo_sim"],
     ["import welcometo_sim.evaluation", "import strategies.heuristic", "from welcometo_sim import analysis"],
+    ["import welcometo_sim.games.welcome_to.sheet", "import welcometo_sim.config", "import strategies"],
+    ["import welcometo_sim.games.records", "import welcometo_sim.games.welcome_to", "import welcometo_sim.sim.rows"],
+    ["import welcometo_sim.player_entries", "import welcometo_sim.games.shake_that_city", "import welcometo_sim.api"],
 ]
 
 
@@ -61,12 +64,12 @@ def test_an_unknown_attribute_is_an_attribute_error():
 
 def test_the_evaluation_path_of_custom_strategies_names_the_same_objects():
     """`welcometo_sim.evaluation` (the path custom strategies import) re-exports
-    Welcome To's strategy toolkit, whose parts live in `rules.evaluation`: the
+    Welcome To's strategy toolkit, whose parts live in `games.welcome_to.evaluation`: the
     same classes, so isinstance checks and caches agree whichever path is used."""
     from welcometo_sim import evaluation
     from welcometo_sim.compiled_core import FORMER_CORE_MODULES
-    from welcometo_sim.rules import evaluation as toolkit
-    from welcometo_sim.rules.evaluation import moves, outlook, streets, terms
+    from welcometo_sim.games.welcome_to import evaluation as toolkit
+    from welcometo_sim.games.welcome_to.evaluation import moves, outlook, streets, terms
 
     assert evaluation.__all__ == toolkit.__all__ and len(toolkit.__all__) >= 30
     for name in toolkit.__all__:
@@ -74,3 +77,23 @@ def test_the_evaluation_path_of_custom_strategies_names_the_same_objects():
     assert evaluation.MoveEvaluator is moves.MoveEvaluator and evaluation.Coverage is outlook.Coverage
     assert evaluation.Terms is terms.Terms and evaluation.street_gaps is streets.street_gaps
     assert "welcometo_sim.evaluation" in FORMER_CORE_MODULES and evaluation.__file__.endswith("evaluation.py")
+
+
+def test_the_registry_reads_welcome_to_from_its_package_whatever_was_imported_first():
+    """The package hands out its registration's names on first use, and the
+    registry's `replay` stays the game's function once the engine's
+    `record_replay` module is loaded too."""
+    code = ("import welcometo_sim.games.welcome_to.record_replay as engine_replay\n"
+            "import welcometo_sim.games.welcome_to as package\n"
+            "from welcometo_sim.games import load_game\n"
+            "from welcometo_sim.games.welcome_to import registration\n"
+            "game = load_game('welcome-to')\n"
+            "assert package.replay is registration.replay and callable(package.replay)\n"
+            "assert package.CAPABILITIES is registration.CAPABILITIES\n"
+            "assert package.OBJECTIVES == 'welcometo_sim.games.welcome_to.objectives:OBJECTIVES'\n"
+            "assert 'greedy' in package.STRATEGIES and engine_replay.verify\n"
+            "result = game.play(['random', 'random'], 7)\n"
+            "assert game.replay(result.record)\n")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+

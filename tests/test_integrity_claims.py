@@ -11,15 +11,15 @@ from itertools import combinations
 
 import pytest
 
-from welcometo_sim.rules.data import BASIC_PLANS, DEFAULT_DATA
-from welcometo_sim.rules.game import Game, Seat, StrategyError, play_game
-from welcometo_sim.rules.plans import (MAX_CLAIM_OPTIONS, PlanClaim, apply_claim, checked_claim,
-                                       claim_is_valid, claim_options)
-from welcometo_sim.rules.effects import Offer
-from welcometo_sim.rules.record_format import ReplayError
-from welcometo_sim.rules.replay import ReplayState, apply_action, verify
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS, DEFAULT_DATA
+from welcometo_sim.games.welcome_to.game import Game, Seat, StrategyError, play_game
+from welcometo_sim.games.welcome_to.plans import (MAX_CLAIM_OPTIONS, PlanClaim, apply_claim, checked_claim,
+                                                  claim_is_valid, claim_options)
+from welcometo_sim.games.welcome_to.effects import Offer
+from welcometo_sim.games.record_format import ReplayError
+from welcometo_sim.games.welcome_to.record_replay import ReplayState, apply_action, verify
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 from helpers import estates_sheet, scripted_seat, sheet_from

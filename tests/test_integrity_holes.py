@@ -13,8 +13,8 @@ import pytest
 from helpers import user_error
 from welcometo_sim.api import execute
 from welcometo_sim.config import parse_config
-from welcometo_sim.rules.record_format import RecordFormatError
-from welcometo_sim.rules.replay import disagreements, verify
+from welcometo_sim.games.record_format import RecordFormatError
+from welcometo_sim.games.welcome_to.record_replay import disagreements, verify
 from welcometo_sim.sim.results import RECORDS_FILE
 
 

@@ -13,12 +13,12 @@ import pytest
 
 from strategies.greedy import GreedyStrategy
 from strategies.random import RandomStrategy
-from welcometo_sim.rules.boards import SOLD
-from welcometo_sim.rules.effects import Effect, Offer, Play
-from welcometo_sim.rules.game import Game, GameView, Seat, StrategyError, play_game
-from welcometo_sim.rules.plans import PlanClaim
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.boards import SOLD
+from welcometo_sim.games.welcome_to.effects import Effect, Offer, Play
+from welcometo_sim.games.welcome_to.game import Game, GameView, Seat, StrategyError, play_game
+from welcometo_sim.games.welcome_to.plans import PlanClaim
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 
 from helpers import estates_sheet, scripted_seat
 

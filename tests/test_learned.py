@@ -18,13 +18,13 @@ from welcometo_sim.learning.features import (COMPLETED, MAX_NUMBER, OPEN, POOLS_
 from welcometo_sim.learning.model import ModelError, ValueModel, layout_for
 from welcometo_sim.learning.train import (TrainingError, TrainSettings, evaluate, load_state, new_state,
                                           td_targets, train)
-from welcometo_sim.rules.data import DEFAULT_DATA
-from welcometo_sim.rules.effects import apply_effect, apply_play
-from welcometo_sim.rules.game import Game, Seat
-from welcometo_sim.rules.plans import claim_options
-from welcometo_sim.rules.scoring import score_sheet
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
+from welcometo_sim.games.welcome_to.effects import apply_effect, apply_play
+from welcometo_sim.games.welcome_to.game import Game, Seat
+from welcometo_sim.games.welcome_to.plans import claim_options
+from welcometo_sim.games.welcome_to.scoring import score_sheet
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import game_seeds
 
 LAYOUT = layout_for(DEFAULT_DATA)
@@ -170,7 +170,7 @@ def test_every_candidate_is_valued_as_the_sheet_it_leaves(variant):
 def test_every_candidate_is_a_legal_answer():
     variant = Variant()
     evaluator = Evaluator(random_model(variant, 3).weights, layout_for(variant.data))
-    from welcometo_sim.rules.effects import effect_options
+    from welcometo_sim.games.welcome_to.effects import effect_options
 
     for view, plays in captured_views(variant, range(2)):
         scored = evaluator.decision(view, plays)

@@ -14,11 +14,11 @@ import pytest
 from helpers import user_error
 from strategies.learned import LearnedStrategy
 from welcometo_sim.learning.search import afterstate, game_ends_after, lookahead_values, next_turn_cards
-from welcometo_sim.rules.data import SOLO_CARD
-from welcometo_sim.rules.effects import legal_plays
-from welcometo_sim.rules.game import GameState, Seat, ViewExpired, play_game, release_view
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import SOLO_CARD
+from welcometo_sim.games.welcome_to.effects import legal_plays
+from welcometo_sim.games.welcome_to.game import GameState, Seat, ViewExpired, play_game, release_view
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 BASE, SOLO, EXPERT = Variant(), Variant(solo=True), Variant(expert=True)

@@ -26,8 +26,8 @@ from welcometo_sim.compiled_core import PACKAGE_ROOT, PURE_PYTHON_VARIABLE
 from welcometo_sim.learning import evaluator as evaluator_module
 from welcometo_sim.learning.evaluator import Evaluator, Scored
 from welcometo_sim.native import NATIVE_MODULES, native_status
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import load_strategy
 
 REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"

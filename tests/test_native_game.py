@@ -1,5 +1,5 @@
 """The native game driver (welcometo_sim/native/game.pyx) against the Python
-game loop (rules/game.py), the reference.
+game loop (games/welcome_to/game.py), the reference.
 
 For many seeds, every supported rule set (standard and solo, base and
 advanced rules) and every player count, a game of `random` seats played by
@@ -19,10 +19,10 @@ import pytest
 
 from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.native import native_module, native_status
-from welcometo_sim.rules.data import PlanSpec
-from welcometo_sim.rules.game import Game, Seat, play_game
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import PlanSpec
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
@@ -191,8 +191,8 @@ def test_native_plan_claims_equal_complete_all(plan_set: int) -> None:
     `claim_options` (ranked by current value, checked on the trial sheet),
     with the same records and plan lines, on sheets rich in estates."""
     from welcometo_sim.native.sheet import NativeSheet
-    from welcometo_sim.rules.game import claim_to_record
-    from welcometo_sim.rules.plans import apply_claim, claim_options
+    from welcometo_sim.games.welcome_to.game import claim_to_record
+    from welcometo_sim.games.welcome_to.plans import apply_claim, claim_options
     from welcometo_sim.strategy import complete_all
 
     rng = random.Random(plan_set)

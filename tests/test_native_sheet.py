@@ -1,5 +1,5 @@
 """The native sheet (welcometo_sim/native/sheet.pyx) against the Python rules
-(rules/sheet.py, effects.py, plans.py, scoring.py), the reference.
+(games/welcome_to/sheet.py, effects.py, plans.py, scoring.py), the reference.
 
 Random legal sequences, played as the game plays a turn (a roundabout, a
 play or a refusal, the offer's effect, a plan claim), on the published,
@@ -22,14 +22,14 @@ from hypothesis import strategies as st
 
 from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.native import native_module, native_status
-from welcometo_sim.rules.boards import BOARD_RULES
-from welcometo_sim.rules.data import DEFAULT_DATA, SURVEYOR, TEMP, GameData
-from welcometo_sim.rules.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
-from welcometo_sim.rules.game import Game, Seat
-from welcometo_sim.rules.plans import PLAN_KINDS, apply_claim, claim_options
-from welcometo_sim.rules.scoring import score_sheet
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.boards import BOARD_RULES
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA, SURVEYOR, TEMP, GameData
+from welcometo_sim.games.welcome_to.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, Seat
+from welcometo_sim.games.welcome_to.plans import PLAN_KINDS, apply_claim, claim_options
+from welcometo_sim.games.welcome_to.scoring import score_sheet
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"

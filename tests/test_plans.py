@@ -15,7 +15,7 @@ from welcometo_sim.analysis.plan_balance import (NEVER, flag_outliers, plan_bala
                                                  skill_slope)
 from welcometo_sim.config import parse_config, players_from_refs
 from welcometo_sim.defaults import EXPLORATION_TEMPERATURE, STRONG_DEFAULT, diverse, random_warning
-from welcometo_sim.rules.data import BASIC_PLANS
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS
 from welcometo_sim.sim.runner import run_chunks
 from welcometo_sim.sim.results import read_table, to_frame
 

@@ -15,9 +15,9 @@ from typing import Callable
 import pytest
 
 from helpers import wtsim
-from welcometo_sim.rules.boards import LOST, SOLD
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.boards import LOST, SOLD
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import (Effect, Play, PlayerView, Sheet, Strategy, apply_effect, apply_play,
                                     effect_options, load_strategy)
 

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from strategies.random import RandomStrategy
 from helpers import (check_track_bounds, BIS_BOXES, EXPECTED_CARDS, REFUSAL_BOXES, STREET_HOUSES,
                      TEMP_BOXES)
-from welcometo_sim.rules.game import Game, Seat, end_reasons, play_game
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.scoring import SCORE_FIELDS, rank_key, score_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Game, Seat, end_reasons, play_game
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS, rank_key, score_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 # ----------------------------------------------------------------- rules data

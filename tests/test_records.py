@@ -17,9 +17,9 @@ import pytest
 
 from welcometo_sim.api import execute
 from welcometo_sim.config import parse_config
-from welcometo_sim.rules.data import BASIC_PLANS
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.scoring import SCORE_FIELDS
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS
 from welcometo_sim.sim.results import RECORDS_FILE
 from welcometo_sim.sim.runner import game_seed
 

@@ -99,7 +99,7 @@ def plans_dir(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
 
 
 def test_plan_points_per_player_game_come_from_the_completions(plans_dir):
-    from welcometo_sim.rules.data import DEFAULT_DATA
+    from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 
     _, trials = plans_dir
     values = {p.id: tuple(p.points) for p in DEFAULT_DATA.all_plans()}

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from welcometo_sim.rules.data import (BIS, LANDSCAPER, POOL, POOL_HOUSES, REAL_ESTATE,
-                                      REAL_ESTATE_TRACKS, SURVEYOR, TEMP)
-from welcometo_sim.rules.effects import (Effect, Offer, Play, apply_effect, apply_play,
-                                         effect_options)
-from welcometo_sim.rules.scoring import score_sheet
-from welcometo_sim.rules.sheet import Sheet
+from welcometo_sim.games.welcome_to.data import (BIS, LANDSCAPER, POOL, POOL_HOUSES, REAL_ESTATE,
+                                                 REAL_ESTATE_TRACKS, SURVEYOR, TEMP)
+from welcometo_sim.games.welcome_to.effects import (Effect, Offer, Play, apply_effect, apply_play,
+                                                    effect_options)
+from welcometo_sim.games.welcome_to.scoring import score_sheet
+from welcometo_sim.games.welcome_to.sheet import Sheet
 
 from helpers import sheet_from
 

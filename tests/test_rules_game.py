@@ -7,11 +7,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from welcometo_sim.rules.data import DECK_COMPOSITION, EFFECTS, build_deck
-from welcometo_sim.rules.effects import Effect, Offer, Play
-from welcometo_sim.rules.game import Deck, Game, Seat, StrategyError, end_reasons, play_game
-from welcometo_sim.rules.replay import replay, verify
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import DECK_COMPOSITION, EFFECTS, build_deck
+from welcometo_sim.games.welcome_to.effects import Effect, Offer, Play
+from welcometo_sim.games.welcome_to.game import Deck, Game, Seat, StrategyError, end_reasons, play_game
+from welcometo_sim.games.welcome_to.record_replay import replay, verify
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import complete_all, parse_strategy
 
 from helpers import (all_cards, estates_sheet, full_sheet, rig_stacks, scripted_seat, sheet_from)

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from welcometo_sim.rules.data import BASIC_PLANS, DEFAULT_DATA
-from welcometo_sim.rules.game import settle_plans
-from welcometo_sim.rules.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
-from welcometo_sim.rules.sheet import Sheet
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS, DEFAULT_DATA
+from welcometo_sim.games.welcome_to.game import settle_plans
+from welcometo_sim.games.welcome_to.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
+from welcometo_sim.games.welcome_to.sheet import Sheet
 
 from helpers import estates_sheet, sheet_from
 
@@ -205,8 +205,8 @@ def test_skipping_plan_checks_while_the_unused_estates_stay_the_same_changes_not
     """The game asks for plan claims only when a sheet's unused estates changed
     (estate plans) or always (other plans): the records equal those of games
     where every check is made (a fresh list every time defeats the skip)."""
-    from welcometo_sim.rules.game import Seat, play_game
-    from welcometo_sim.rules.variant import Variant
+    from welcometo_sim.games.welcome_to.game import Seat, play_game
+    from welcometo_sim.games.welcome_to.variant import Variant
     from welcometo_sim.strategy import parse_strategy
 
     seats = [Seat(f"p{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)]

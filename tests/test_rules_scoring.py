@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from welcometo_sim.rules.data import (BIS_TRACK, PARK_TRACKS, POOL_TRACK, REAL_ESTATE_TRACKS,
-                                      REFUSAL_TRACK)
-from welcometo_sim.rules.scoring import (SCORE_FIELDS, rank_key, ranks, score_game, score_sheet,
-                                         temp_points)
-from welcometo_sim.rules.sheet import Sheet
+from welcometo_sim.games.welcome_to.data import (BIS_TRACK, PARK_TRACKS, POOL_TRACK, REAL_ESTATE_TRACKS,
+                                                 REFUSAL_TRACK)
+from welcometo_sim.games.welcome_to.scoring import (SCORE_FIELDS, rank_key, ranks, score_game, score_sheet,
+                                                    temp_points)
+from welcometo_sim.games.welcome_to.sheet import Sheet
 
 from helpers import estates_sheet, sheet_from
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from welcometo_sim.rules.data import (BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR, TEMP)
-from welcometo_sim.rules.effects import Offer, Play, apply_play, legal_plays, must_play
-from welcometo_sim.rules.sheet import Sheet
+from welcometo_sim.games.welcome_to.data import (BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR, TEMP)
+from welcometo_sim.games.welcome_to.effects import Offer, Play, apply_play, legal_plays, must_play
+from welcometo_sim.games.welcome_to.sheet import Sheet
 
 from helpers import estates_sheet, full_sheet, sheet_from
 

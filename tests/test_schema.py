@@ -18,7 +18,7 @@ import pytest
 from helpers import wtsim
 from welcometo_sim.api import execute
 from welcometo_sim.config import parse_config
-from welcometo_sim.rules.game import RECORD_FORMAT
+from welcometo_sim.games.welcome_to.game import RECORD_FORMAT
 from welcometo_sim.schemas import TABLE_FORMAT, record_schema, table_schema
 from welcometo_sim.sim.results import read_table
 

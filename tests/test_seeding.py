@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from welcometo_sim.rules import seeding
+from welcometo_sim.games import seeding
 from welcometo_sim.games.shake_that_city import game as city_game
 from welcometo_sim.games.shake_that_city import load_rules as city_rules
-from welcometo_sim.rules import game as welcome_to_game
-from welcometo_sim.rules.seeding import SeedFamily, seat_generators
+from welcometo_sim.games.welcome_to import game as welcome_to_game
+from welcometo_sim.games.seeding import SeedFamily, seat_generators
 from welcometo_sim.sim.runner import game_seed, game_seeds
 
 SEEDS = st.one_of(st.integers(0, 2**32 - 1), st.integers(0, 2**63 - 1), st.integers(0, 2**200), st.integers(0, 2**2000))

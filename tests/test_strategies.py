@@ -31,11 +31,11 @@ from strategies.greedy import GreedyStrategy, has_refusal
 from strategies.learned import shipped_path
 from strategies.lookahead import CardCounter, LookaheadStrategy
 from welcometo_sim.config import load_config
-from welcometo_sim.rules.data import DEFAULT_DATA, POOL, POOL_HOUSES
-from welcometo_sim.rules.effects import Effect, Offer, Play, apply_play, effect_options, legal_plays
-from welcometo_sim.rules.game import Game, PlayerView, PublicSeat, Seat, play_game
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import DEFAULT_DATA, POOL, POOL_HOUSES
+from welcometo_sim.games.welcome_to.effects import Effect, Offer, Play, apply_play, effect_options, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, PlayerView, PublicSeat, Seat, play_game
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import StrategyLoadError, StrategySpec, load_strategy, parse_strategy
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from welcometo_sim.config import default_config_path, parse_config
-from welcometo_sim.rules.game import Seat, StrategyError, play_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Seat, StrategyError, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import (Strategy, StrategyLoadError, load_strategy, parse_strategy,
                                     resolve_params)
 from welcometo_sim.api import execute
@@ -142,9 +142,9 @@ def test_default_plan_choice_never_claims_two_plans_on_the_same_houses():
     but not together: the default keeps the more valuable one only (a real case
     found in an advanced game, where the game then rejected the second claim)."""
     from helpers import sheet_from
-    from welcometo_sim.rules.data import DEFAULT_DATA
-    from welcometo_sim.rules.game import PlayerView
-    from welcometo_sim.rules.plans import claim_options
+    from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
+    from welcometo_sim.games.welcome_to.game import PlayerView
+    from welcometo_sim.games.welcome_to.plans import claim_options
     from welcometo_sim.strategy import complete_all
 
     sheet = sheet_from("0 | 1 6 7 8 | 9 12 13 | 14 15")

@@ -12,9 +12,9 @@ from welcometo_sim.games.shake_that_city import play_game as play_city
 from welcometo_sim.games.shake_that_city.strategies import STRATEGIES as CITY_STRATEGIES
 from welcometo_sim.games.shake_that_city.strategies import GreedyStrategy as CityGreedy
 from welcometo_sim.games.strategy_base import BaseStrategy, StrategyLoadError
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.seeding import seat_generators
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.seeding import seat_generators
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import Strategy, builtin_strategies, load_strategy
 
 from strategies.example_custom import ScheduleStrategy

@@ -17,7 +17,7 @@ import pytest
 from helpers import user_error, wtsim
 from welcometo_sim.learning.model import ValueModel
 from welcometo_sim.learning.train import TrainSettings, learn_from_traces, load_state, new_state, train
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 STC = str(ROOT / "configs" / "shake-that-city.yaml")

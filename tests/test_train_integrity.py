@@ -26,7 +26,7 @@ from helpers import run_cli, user_error, wtsim
 from welcometo_sim.learning.features import Layout
 from welcometo_sim.learning.model import ModelError, ValueModel
 from welcometo_sim.learning.train import CHECKPOINT, TrainSettings, TrainingError, load_state, new_state, train
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.variant import Variant
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLO_CONFIG = str(ROOT / "configs" / "solo.yaml")

@@ -23,8 +23,8 @@ from welcometo_sim.learning.features import Layout
 from welcometo_sim.learning.model import layout_for
 from welcometo_sim.learning.train import (CHECKPOINT, MATCH_COLUMNS, SELF, TrainSettings, TrainingError, evaluate,
                                           load_state, new_state, train)
-from welcometo_sim.rules.game import Game, Seat
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Game, Seat
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import game_seeds
 from welcometo_sim.strategy import parse_strategy
 

@@ -6,14 +6,14 @@ import copy
 
 import pytest
 
-from welcometo_sim.rules.data import ADVANCED_PLANS, BASIC_PLANS, DEFAULT_DATA
-from welcometo_sim.rules.effects import Offer, Play, legal_plays
-from welcometo_sim.rules.game import Game, Seat, end_reasons, play_game
-from welcometo_sim.rules.plans import PlanClaim, apply_claim, claim_options
-from welcometo_sim.rules.replay import ReplayError, replay, verify
-from welcometo_sim.rules.scoring import score_sheet
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.data import ADVANCED_PLANS, BASIC_PLANS, DEFAULT_DATA
+from welcometo_sim.games.welcome_to.effects import Offer, Play, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, Seat, end_reasons, play_game
+from welcometo_sim.games.welcome_to.plans import PlanClaim, apply_claim, claim_options
+from welcometo_sim.games.welcome_to.record_replay import ReplayError, replay, verify
+from welcometo_sim.games.welcome_to.scoring import score_sheet
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 from helpers import rig_stacks, sheet_from, variant_seat

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from welcometo_sim.rules.boards import (BOARD_RULES, LOST, OPEN, SOLD, ChristmasState, EasterState,
-                                        IceCream, IceCreamState, joined, longest_string)
-from welcometo_sim.rules.data import BASIC_PLANS, BOARD_PLANS, CONES, DEFAULT_DATA, EGG_HOLES, EGGS
-from welcometo_sim.rules.effects import Effect, Offer, Play, apply_effect, apply_play, legal_plays
-from welcometo_sim.rules.game import Game, Seat, play_game
-from welcometo_sim.rules.plans import PlanClaim, claim_options
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.sheet import Sheet
-from welcometo_sim.rules.variant import Variant, VariantError
+from welcometo_sim.games.welcome_to.boards import (BOARD_RULES, LOST, OPEN, SOLD, ChristmasState, EasterState,
+                                                   IceCream, IceCreamState, joined, longest_string)
+from welcometo_sim.games.welcome_to.data import BASIC_PLANS, BOARD_PLANS, CONES, DEFAULT_DATA, EGG_HOLES, EGGS
+from welcometo_sim.games.welcome_to.effects import Effect, Offer, Play, apply_effect, apply_play, legal_plays
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
+from welcometo_sim.games.welcome_to.plans import PlanClaim, claim_options
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.sheet import Sheet
+from welcometo_sim.games.welcome_to.variant import Variant, VariantError
 from welcometo_sim.strategy import parse_strategy
 
 from helpers import sheet_from, variant_seat, with_board

@@ -7,13 +7,13 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from welcometo_sim.rules.cards import ExpertHands, SoloDeck, pair_offers
-from welcometo_sim.rules.data import DECK_COMPOSITION, SOLO_CARD, TEMP_RANK_POINTS, build_deck
-from welcometo_sim.rules.effects import Offer
-from welcometo_sim.rules.game import Game, Seat, play_game, solo_card_came_up
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.scoring import score_game, temp_points
-from welcometo_sim.rules.variant import Variant, VariantError
+from welcometo_sim.games.welcome_to.cards import ExpertHands, SoloDeck, pair_offers
+from welcometo_sim.games.welcome_to.data import DECK_COMPOSITION, SOLO_CARD, TEMP_RANK_POINTS, build_deck
+from welcometo_sim.games.welcome_to.effects import Offer
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game, solo_card_came_up
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.scoring import score_game, temp_points
+from welcometo_sim.games.welcome_to.variant import Variant, VariantError
 from welcometo_sim.strategy import complete_all, parse_strategy
 
 from helpers import card_ids, estates_sheet, sheet_from, variant_seat

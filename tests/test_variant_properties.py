@@ -26,11 +26,11 @@ from hypothesis import strategies as st
 from helpers import (check_track_bounds, BIS_BOXES, EFFECT_NAMES, EXPECTED_CARDS, N_CARDS, REFUSAL_BOXES, ROUNDABOUT_BOXES, STREET_HOUSES,
                      TEMP_BOXES)
 from welcometo_sim.config import load_config
-from welcometo_sim.rules.boards import LOST, OPEN, SOLD
-from welcometo_sim.rules.game import Game, Seat, StrategyError, end_reasons, play_game
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.scoring import SCORE_FIELDS, score_game
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.boards import LOST, OPEN, SOLD
+from welcometo_sim.games.welcome_to.game import Game, Seat, StrategyError, end_reasons, play_game
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS, score_game
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import seats_of
 from welcometo_sim.strategy import parse_strategy
 

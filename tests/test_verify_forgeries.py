@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from helpers import wtsim
-from welcometo_sim.rules import replay as replay_module
-from welcometo_sim.rules.game import Seat, play_game
-from welcometo_sim.rules.replay import disagreements, final_block, replay, verify
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to import record_replay as replay_module
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.welcome_to.record_replay import disagreements, final_block, replay, verify
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
 VARIANTS = {

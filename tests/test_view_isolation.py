@@ -19,9 +19,9 @@ from typing import Any, Iterator
 import numpy as np
 import pytest
 
-from welcometo_sim.rules.game import Game, GameState, Seat, StrategyError
-from welcometo_sim.rules.replay import verify
-from welcometo_sim.rules.variant import Variant
+from welcometo_sim.games.welcome_to.game import Game, GameState, Seat, StrategyError
+from welcometo_sim.games.welcome_to.record_replay import verify
+from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import load_strategy
 
 IMMUTABLE_LEAVES = (int, float, complex, str, bytes, bool, type(None), range, type, np.generic)

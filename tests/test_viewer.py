@@ -12,8 +12,8 @@ import pytest
 from welcometo_sim.games import load_game
 from welcometo_sim.games.records import numbered
 from welcometo_sim.games.welcome_to import load_rules, play_game
-from welcometo_sim.rules.boards import joined
-from welcometo_sim.rules.replay import replay
+from welcometo_sim.games.welcome_to.boards import joined
+from welcometo_sim.games.welcome_to.record_replay import replay
 from welcometo_sim.games.shake_that_city.game import boards_at
 from welcometo_sim.viewer import ViewerError, game_view, page_view, render_html, write_html
 

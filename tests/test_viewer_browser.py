@@ -12,7 +12,7 @@ from browser import chromium, needs_chromium
 from welcometo_sim.games import load_game
 from welcometo_sim.games.shake_that_city.game import boards_at
 from welcometo_sim.games.welcome_to import load_rules, play_game
-from welcometo_sim.rules.replay import replay
+from welcometo_sim.games.welcome_to.record_replay import replay
 from welcometo_sim.viewer import write_html
 
 pytest.importorskip("selenium.webdriver", reason="selenium is not installed")

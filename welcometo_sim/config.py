@@ -32,9 +32,9 @@ from .config_files import (MAX_YAML_BYTES, MAX_YAML_NODES, BoundedLoader, Config
 from .games import DEFAULT_GAME, capabilities, game_key, games_that, known_games
 from .games.config import other_game_of
 from .messages import shown
-from .rules.data import BOARDS
-from .rules.overrides import OverrideError, key_label
-from .rules.variant import Variant, VariantError
+from .games.welcome_to.data import BOARDS
+from .games.welcome_to.overrides import OverrideError, key_label
+from .games.welcome_to.variant import Variant, VariantError
 from .player_entries import PLAYER_KEYS, StrategyLookup, parse_player_entries
 from .strategy import StrategySpec, builtin_strategies, load_strategy
 

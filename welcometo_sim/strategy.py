@@ -33,12 +33,12 @@ from .config_files import merge_params
 from .games.strategy_base import BaseStrategy, StrategyLoadError, resolve_params
 from .messages import clipped, shown
 from .player_entries import dotted_to_nested, parse_inline_params, split_reference  # noqa: F401 - importable from here as before
-from .rules.data import EFFECTS, PlanSpec
-from .rules.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
-                            must_play)
-from .rules.game import PlayerView, PublicSeat
-from .rules.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
-from .rules.sheet import Sheet
+from .games.welcome_to.data import EFFECTS, PlanSpec
+from .games.welcome_to.effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
+                                       must_play)
+from .games.welcome_to.game import PlayerView, PublicSeat
+from .games.welcome_to.plans import PlanClaim, apply_claim, claim_is_valid, claim_options
+from .games.welcome_to.sheet import Sheet
 from .strategies import BUILTIN
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from ..rules.data import PlanSpec
+from ..games.welcome_to.data import PlanSpec
 from .formatting import RATE_COLUMNS, format_table
 from .stats import paired_bootstrap_ci, wilson_interval
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..rules.scoring import SCORE_FIELDS
+from ..games.welcome_to.scoring import SCORE_FIELDS
 from .tables import group_key, keyed
 from .sweep import setting_keys
 

@@ -31,7 +31,7 @@ from ..games.objectives import Objective, objectives_of
 from ..games.tables import summary_tables as any_game_tables
 from ..learning.archive import ArchiveError, BoundedNpz
 from ..learning.model import MAX_MODEL_BYTES, read_json
-from ..rules.data import DEFAULT_DATA
+from ..games.welcome_to.data import DEFAULT_DATA
 from ..sim.results import (OutputError, ResultsError, read_manifest, read_small_json, read_table,
                            write_atomically)
 from ..games import capabilities

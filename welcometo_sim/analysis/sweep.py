@@ -3,7 +3,7 @@
 A setting is ``KEY=V1,V2,…`` where KEY is a dotted path into the config
 (``games``, ``variant.board``, ``players.0.params.shortlist``…); keys that
 start with an overrides section (``plans``, ``add_plans``, ``remove_plans``,
-``tracks``, ``deck``) go to ``overrides`` (see rules/overrides.py). The
+``tracks``, ``deck``) go to ``overrides`` (see games/welcome_to/overrides.py). The
 values are read as YAML, so ``plans.estates-4-4.points=[7,4],[8,4]`` sweeps
 two point pairs. The grid is the product of all settings; the first grid
 point is the baseline that every other point is compared with, game by game
@@ -24,7 +24,7 @@ import yaml
 
 from ..config import ConfigError, bounded_yaml
 from ..games import DEFAULT_GAME, game_measures
-from ..rules.overrides import OVERRIDE_KEYS
+from ..games.welcome_to.overrides import OVERRIDE_KEYS
 from .formatting import output_width, table_text
 from .stats import mean_interval, paired_bootstrap_ci, rate_interval
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..rules.scoring import SCORE_FIELDS
+from ..games.welcome_to.scoring import SCORE_FIELDS
 from ..sim.results import ResultsError, read_summary_frame, table_path
 from .pairs import pair_table
 from .stats import mean_interval, rate_interval

@@ -13,8 +13,8 @@ import click
 
 from ..games.records import problems as game_record_problems, record_game, record_index
 from ..games.records import render as render_game_record
-from ..rules.replay import RecordFormatError, ReplayError, disagreements, replay
-from ..rules.sheet import render_sheet
+from ..games.welcome_to.record_replay import RecordFormatError, ReplayError, disagreements, replay
+from ..games.welcome_to.sheet import render_sheet
 from ..sim.results import OutputError
 from ..analysis.formatting import paragraph_width
 from .common import fail

@@ -15,8 +15,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games.welcome_to import load_rules
-from ..rules.game import GameResult
-from ..rules.variant import Variant
+from ..games.welcome_to.game import GameResult
+from ..games.welcome_to.variant import Variant
 from .encoding import Decision, layout_for, waiting_observation
 from .session import GameSession
 from .stepped import SteppedEnv

@@ -16,13 +16,13 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..rules.data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, POOL, REAL_ESTATE,
-                          SURVEYOR, TEMP_MODIFIERS, GameData)
-from ..rules.boards import EasterState, IceCreamState
-from ..rules.effects import Effect, Offer, Play
-from ..rules.game import PlayerView
-from ..rules.plans import MAX_CLAIM_OPTIONS
-from ..rules.sheet import Sheet
+from ..games.welcome_to.data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, POOL, REAL_ESTATE,
+                                     SURVEYOR, TEMP_MODIFIERS, GameData)
+from ..games.welcome_to.boards import EasterState, IceCreamState
+from ..games.welcome_to.effects import Effect, Offer, Play
+from ..games.welcome_to.game import PlayerView
+from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
+from ..games.welcome_to.sheet import Sheet
 
 STEPS: tuple[str, ...] = ("roundabout", "play", "effect", "plans", "pass", "reshuffle")
 """The kinds of decision, in the order a seat meets them in a turn (the

@@ -18,9 +18,9 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..rules.effects import Effect, Play
-from ..rules.game import PlayerView
-from ..rules.plans import PlanClaim, apply_claim, claim_options
+from ..games.welcome_to.effects import Effect, Play
+from ..games.welcome_to.game import PlayerView
+from ..games.welcome_to.plans import PlanClaim, apply_claim, claim_options
 from ..strategy import Strategy
 from .encoding import Decision, encode
 

@@ -1,7 +1,7 @@
 """One game of the engine, paused at every decision.
 
 An environment steps the game (the agent calls `step`), so a session holds
-the engine's :class:`~welcometo_sim.rules.game.GameState` and turns each of
+the engine's :class:`~welcometo_sim.games.welcome_to.game.GameState` and turns each of
 its decisions into the environments' :class:`~.encoding.Decision` steps: the
 same questions :class:`~.policy.DecidingStrategy` asks in an ordinary game
 (a turn's plans one claim at a time), so a session plays the game
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.game import CHANCE, GameResult, GameState
-from ..rules.plans import PlanClaim, apply_claim, claim_options
-from ..rules.variant import Variant
+from ..games.welcome_to.game import CHANCE, GameResult, GameState
+from ..games.welcome_to.plans import PlanClaim, apply_claim, claim_options
+from ..games.welcome_to.variant import Variant
 from .encoding import Decision, encode
 
 

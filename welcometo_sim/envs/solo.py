@@ -9,8 +9,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..rules.game import GameResult
-from ..rules.variant import Variant
+from ..games.welcome_to.game import GameResult
+from ..games.welcome_to.variant import Variant
 from .stepped import MAX_SEED, action_index
 from .encoding import Decision, layout_for
 from .session import GameSession, SessionOwner

@@ -26,8 +26,8 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from ..rules.record_format import RecordFormatError
-from ..rules.seeding import seat_generators
+from .record_format import RecordFormatError
+from .seeding import seat_generators
 from ..sim.frames import to_frame
 from ..sim.runner import run_chunks
 from . import Capabilities, GameRefusal, load_game

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..rules.record_format import RecordFormatError
+from .record_format import RecordFormatError
 from . import GAMES, game_module
 
 FORMAT_PREFIX = "welcometo-sim/"
@@ -61,7 +61,7 @@ def numbered(record: Mapping, index: int) -> dict:
 def problems(record: Mapping) -> list[str]:
     """Why a record of another game does not replay to what it says (empty: it
     does). A record not shaped like one of the game raises its RecordFormatError
-    (a rules.record_format.RecordFormatError), as a malformed Welcome To record does."""
+    (a games.record_format.RecordFormatError), as a malformed Welcome To record does."""
     try:
         game_module(record_game(record)).replay(record)
     except RecordFormatError:

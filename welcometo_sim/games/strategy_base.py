@@ -3,7 +3,7 @@
 A strategy object plays one seat of one game. It is made with the seat's own
 ``numpy.random.Generator`` and its parameters, ``Strategy(rng, params)``, in
 every game: the generator is a child of the game seed (see
-`welcometo_sim.rules.seeding.seat_generators`), so results never depend on
+`welcometo_sim.games.seeding.seat_generators`), so results never depend on
 how games are spread over workers. Each game's strategy class adds that
 game's hooks to :class:`BaseStrategy` (Welcome To: `welcometo_sim.strategy.Strategy`;
 Shake That City: `welcometo_sim.games.shake_that_city.Strategy`).

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
+from ..games.welcome_to.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
 from ..native import native_module
-from ..rules.effects import Effect, Play, apply_effect, apply_play, effect
+from ..games.welcome_to.effects import Effect, Play, apply_effect, apply_play, effect
 from .features import (Layout, SheetContext, StreetRows, global_features, phase_of, sheet_rows, static_rows,
                        street_features, take_rows, window_phase_of)
 

@@ -33,10 +33,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rules.cards import Card, offer, pair_offers
-from ..rules.effects import Effect, Offer, Play, apply_effect, apply_play, legal_plays, must_play
-from ..rules.game import PlayerView, end_reasons
-from ..rules.sheet import Sheet
+from ..games.welcome_to.cards import Card, offer, pair_offers
+from ..games.welcome_to.effects import Effect, Offer, Play, apply_effect, apply_play, legal_plays, must_play
+from ..games.welcome_to.game import PlayerView, end_reasons
+from ..games.welcome_to.sheet import Sheet
 from .evaluator import Evaluator, Scored
 
 N_OFFERS = 3

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.game import Game, Seat
-from ..rules.variant import Variant
+from ..games.welcome_to.game import Game, Seat
+from ..games.welcome_to.variant import Variant
 from ..strategies.learned import LearnedStrategy
 from ..strategy import builtin_strategies, parse_strategy
 from .features import Layout

@@ -14,7 +14,7 @@ shuffled by `SoloDeck`, is drawn from here. At the end the sheets go back to the
 state as Python sheets, so that `GameState.result` gives the same result
 and record as the Python game.
 
-`can_play` says which games this driver plays; `rules/game.py` asks it
+`can_play` says which games this driver plays; `games/welcome_to/game.py` asks it
 before handing a game over, and plays every other game in Python.
 
 The sheets are typed `NativeSheet`s (cimported from sheet.pxd), so every
@@ -24,11 +24,11 @@ same claims, in the same order, as `plans.claim_options`, `complete_all`
 and `checked_claim` give the Python game.
 """
 
-from ..rules.cards import _pair_grids
-from ..rules.data import SOLO_CARD
-from ..rules.effects import TEMP, effect
-from ..rules.game import end_reasons, solo_card_came_up
-from ..rules.plans import MAX_CLAIM_OPTIONS
+from ..games.welcome_to.cards import _pair_grids
+from ..games.welcome_to.data import SOLO_CARD
+from ..games.welcome_to.effects import TEMP, effect
+from ..games.welcome_to.game import end_reasons, solo_card_came_up
+from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
 

@@ -1,5 +1,5 @@
 """The native sheet's moves as the rules' own values: `Play` and `Effect`
-(welcometo_sim/rules/effects.py) made from the plain tuples
+(welcometo_sim/games/welcome_to/effects.py) made from the plain tuples
 `welcometo_sim.native.sheet.NativeSheet` lists, in its order (which is the
 Python functions' order).
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.effects import Effect, Offer, Play, effect
-from ..rules.sheet import Sheet
+from ..games.welcome_to.effects import Effect, Offer, Play, effect
+from ..games.welcome_to.sheet import Sheet
 from . import native_module
 
 

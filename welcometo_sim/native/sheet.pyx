@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, auto_pickle=False
 """One player's Welcome To sheet in typed code: the state of
-`welcometo_sim.rules.sheet.Sheet` (the reference) in C arrays and
+`welcometo_sim.games.welcome_to.sheet.Sheet` (the reference) in C arrays and
 bitmasks, its legal moves, applying them, and its score.
 
 It is the first slice of a native game loop: a future native game must
@@ -28,8 +28,8 @@ again for a street whenever it changes (a few dozen operations).
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy, memset
 
-from ..rules.data import DEFAULT_DATA, MAX_ESTATE_SIZE as _MAX_ESTATE_SIZE, MAX_NUMBER as _MAX_NUMBER
-from ..rules.data import MIN_NUMBER as _MIN_NUMBER, TEMP_MODIFIERS as _TEMP_MODIFIERS
+from ..games.welcome_to.data import DEFAULT_DATA, MAX_ESTATE_SIZE as _MAX_ESTATE_SIZE, MAX_NUMBER as _MAX_NUMBER
+from ..games.welcome_to.data import MIN_NUMBER as _MIN_NUMBER, TEMP_MODIFIERS as _TEMP_MODIFIERS
 
 # The sizes (MAX_STREETS, N_NUMBERS, ...), the classes' fields and their C
 # methods are declared in sheet.pxd, which other native modules cimport.
@@ -273,7 +273,7 @@ cdef class NativeSheet:
         counts and fit masks are set from this one (the masks mean the same
         on both sides: the houses each number may go in), its other caches
         left to be worked out on first use, as on a new sheet."""
-        from ..rules.sheet import Sheet
+        from ..games.welcome_to.sheet import Sheet
         cdef Layout layout = self.layout
         cdef int street, house, n, number
         sheet = Sheet(layout.data)
@@ -790,7 +790,7 @@ cdef class NativeSheet:
 
 def _board_name(sheet):
     """The name of the thematic board whose state a sheet holds."""
-    from ..rules.boards import BOARD_RULES
+    from ..games.welcome_to.boards import BOARD_RULES
     for name, rules in BOARD_RULES.items():
         state = rules.new_state(sheet.data)
         if state is not None and type(state) is type(sheet.board):

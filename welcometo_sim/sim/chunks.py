@@ -23,8 +23,8 @@ from typing import Any, Callable, Iterator
 from ..config import RunSpec
 from ..games import load_game
 from ..games.records import numbered
-from ..rules.game import Game, GameResult, Seat, StrategyError
-from ..rules.seeding import SeedFamily, prepare_families
+from ..games.welcome_to.game import Game, GameResult, Seat, StrategyError
+from ..games.seeding import SeedFamily, prepare_families
 from .frames import encode_table, parquet_available
 from .guard import describe, escaped_error, interrupt_signals, signal_received, watch_parent
 from .rows import empty_columns, game_rows, other_game_rows

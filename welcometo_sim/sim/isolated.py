@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
 from ..games.records import numbered
-from ..rules.game import StrategyError
+from ..games.welcome_to.game import StrategyError
 from .chunks import ChunkResult, batch_collection, error_row, game_seed, play_one, play_other
 from .guard import watch_parent
 from .rows import empty_columns, game_rows, other_game_rows

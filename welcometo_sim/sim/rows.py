@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..config import RunSpec
 from ..games import DEFAULT_GAME, game_module, known_games
-from ..rules.game import GameResult
-from ..rules.scoring import SCORE_FIELDS
+from ..games.welcome_to.game import GameResult
+from ..games.welcome_to.scoring import SCORE_FIELDS
 
 PLAN_COLUMNS = [f"plan{d}" for d in (1, 2, 3)]
 PLAN_TURN_COLUMNS = [f"plan{d}_turn" for d in (1, 2, 3)]

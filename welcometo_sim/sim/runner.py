@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 from joblib import Parallel, delayed, parallel_config
 
 from ..config import ConfigError, RunSpec
-from ..rules.game import StrategyError
+from ..games.welcome_to.game import StrategyError
 from .chunks import (TRACE_PREFIX, ChunkResult, batch_collection, game_seed, game_seeds, play_chunk, play_one,
                      seats_of)
 from .guard import loky_config, signal_received

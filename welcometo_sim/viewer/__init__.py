@@ -4,7 +4,7 @@ or Shake That City (its boards round by round, see :mod:`.shake`).
 The page is one self-contained file (inline CSS and JavaScript, no network): it
 draws every player's sheet as the paper sheet looks, with a turn slider and
 arrow keys to step through the game. Every state it draws is computed here, by
-replaying the record with :func:`welcometo_sim.rules.replay.replay` up to each
+replaying the record with :func:`welcometo_sim.games.welcome_to.record_replay.replay` up to each
 turn, and embedded as JSON: the script only draws, so what the page shows is
 what the replay says, never a second implementation of the rules.
 """
@@ -19,11 +19,11 @@ from typing import Any, Mapping
 
 from ..games import DEFAULT_GAME, capabilities
 from ..games.records import record_game
-from ..rules.boards import joined
-from ..rules.data import GameData
-from ..rules.replay import ReplayState, final_block, replay, seat_offers
-from ..rules.scoring import SCORE_FIELDS, temp_points
-from ..rules.sheet import Sheet
+from ..games.welcome_to.boards import joined
+from ..games.welcome_to.data import GameData
+from ..games.welcome_to.record_replay import ReplayState, final_block, replay, seat_offers
+from ..games.welcome_to.scoring import SCORE_FIELDS, temp_points
+from ..games.welcome_to.sheet import Sheet
 from ..sim.results import write_atomically
 from .shake import shake_view
 

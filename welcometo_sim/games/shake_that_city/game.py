@@ -7,7 +7,7 @@ that the shakes are the ones its seed gives, and returns the rows recomputed
 from the boards. A game is a pure function of (seats, seed, params): the
 game's generator (`SeedSequence(seed, spawn_key=(0,))`) makes the set-up and
 every shake, seat *s*'s strategy gets its own (`spawn_key=(s + 1,)`), both made
-by `rules.seeding.seat_generators`, as in Welcome To.
+by `games.seeding.seat_generators`, as in Welcome To.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from ...rules import record_format
-from ...rules.seeding import seat_generators
+from .. import record_format
+from ..seeding import seat_generators
 from ..contract import CHANCE, StrategyError, read_only
 from .board import Board, Move
 from .data import BUILDINGS, DataError

@@ -30,8 +30,8 @@ from typing import Sequence
 from .cards import Card
 from .data import HAND_SIZE, N_STACKS
 from .game import card_source, draw_plans
-from .record_format import ReplayError
-from .seeding import SeedFamily
+from ..record_format import ReplayError
+from ..seeding import SeedFamily
 from .variant import Variant
 
 def _card(entry: Sequence) -> Card:
@@ -246,7 +246,7 @@ def check_deal(record: dict, variant: Variant) -> None:
 
 def check_seeded_deal(record: dict, variant: Variant, fixed_plans: Sequence[str | None]) -> None:
     """The plans, events and cards the record's seed deals, as the game deals
-    them (rules/game.py), against the record's."""
+    them (game.py), against the record's."""
     seed = record["seed"]
     if seed < 0:
         raise ReplayError(f"seed: {seed} recorded, a game seed is not negative")

@@ -369,7 +369,7 @@ class MoveEvaluator:
         return self._terms(self.estates, self.potential, self.flex, self.progress, self.pool_gain)
 
     def after_effect(self, effect: Sequence) -> Terms:
-        """Terms after one effect use (:class:`~welcometo_sim.rules.effects.Effect`:
+        """Terms after one effect use (:class:`~welcometo_sim.games.welcome_to.effects.Effect`:
         a fence, a bis write, a real-estate or park box, or a pool), by kind."""
         kind, street, position, number = effect
         if kind == SURVEYOR:
@@ -390,7 +390,7 @@ class MoveEvaluator:
     def write_scores(self, plays: Iterable[Sequence], weights: Sequence[float]) -> list[float]:
         """``linear_score(weights, after_write(play.street, play.house,
         play.number, temp=play.temp))`` for each play
-        (:class:`~welcometo_sim.rules.effects.Play`), computed with the same
+        (:class:`~welcometo_sim.games.welcome_to.effects.Play`), computed with the same
         operations in the same order (so exactly the same floats) but without
         making the Terms: the inner loop of a search that weighs the terms
         linearly. What does not depend on the number is worked out once per
@@ -426,7 +426,7 @@ class MoveEvaluator:
 
     def effect_scores(self, effects: Iterable[tuple], weights: Sequence[float]) -> list[float]:
         """``linear_score(weights, terms)`` of the Terms after each effect use
-        (:class:`~welcometo_sim.rules.effects.Effect`: a fence, a bis write, a
+        (:class:`~welcometo_sim.games.welcome_to.effects.Effect`: a fence, a bis write, a
         real-estate or park box, or a pool), like `write_scores`."""
         w_points, w_potential, w_flex, w_progress, w_board = weights
         other, flex_score, board = self.other_points, w_flex * self.flex, w_board * 0.0

@@ -1,4 +1,6 @@
-"""Welcome To behind the game interface of :mod:`welcometo_sim.games`.
+"""Welcome To behind the game interface of :mod:`welcometo_sim.games`: the
+names the registry reads of a game, which the package
+`welcometo_sim.games.welcome_to` hands out on first use (see its docstring).
 
 The tournament runner keeps playing Welcome To on its own path (the compiled
 engine, seeds of a whole chunk hashed together); this module lets code that
@@ -10,18 +12,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from ..config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant,
-                      read_variant_config, variant_config_section)
-from .records import numbered
-from ..rules.game import Game as _Game
-from ..rules.game import GameState, Seat
-from ..rules.replay import ReplayError, final_block, replay as _replay, verify
-from ..rules.scoring import SCORE_FIELDS
-from ..rules.sheet import render_sheet
-from ..rules.variant import Variant
-from ..sim.rows import COLUMNS, column_dtypes, game_rows
-from ..strategy import builtin_strategies, load_strategy, resolve_params
-from . import Capabilities
+from ...config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant,
+                       read_variant_config, variant_config_section)
+from ..records import numbered
+from .game import Game as _Game
+from .game import GameState, Seat
+from .record_replay import ReplayError, final_block, replay as _replay, verify
+from .scoring import SCORE_FIELDS
+from .sheet import render_sheet
+from .variant import Variant
+from ...sim.rows import COLUMNS, column_dtypes, game_rows
+from ...strategy import builtin_strategies, load_strategy, resolve_params
+from .. import Capabilities
 
 GAME_NAME = "welcome-to"
 RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
@@ -123,7 +125,7 @@ def sweep_measures(frame: Any, rows: Any, games: Any) -> dict:
 
 
 
-OBJECTIVES = "welcometo_sim.games.welcome_to_plans:OBJECTIVES"
+OBJECTIVES = "welcometo_sim.games.welcome_to.objectives:OBJECTIVES"
 """The objectives capability (see welcometo_sim.games.objectives): the city
 plans, in a module of their own, loaded by the commands that balance them."""
 LEARNING = "welcometo_sim.learning.welcome_to:LEARNING"

@@ -69,7 +69,7 @@ N_STACKS: int = 3
 class PlanSpec:
     """One city-plan card: its deck, public id, condition data and points.
 
-    `kind` names the condition (rules/plans.py); `estates` lists the estate
+    `kind` names the condition (plans.py); `estates` lists the estate
     sizes of estate plans, whose `estate_filter` (with `count`) may demand
     something of each estate (e.g. at least 3 sold cones); `street` and
     `count` parametrise the other kinds.

@@ -109,7 +109,7 @@ class Sheet:
 
     def __init__(self, data: GameData = DEFAULT_DATA, board: object = None) -> None:
         self.data = data
-        self.board = board  # thematic board state (rules/boards.py); None on the base board
+        self.board = board  # thematic board state (boards.py); None on the base board
         sizes = data.street_houses
         empty = _empty_rows(sizes)
         rows = _copy_rows

@@ -18,7 +18,7 @@ from typing import Callable
 from .cards import pair_offers
 from .data import PlanSpec
 from .overrides import OverrideError
-from .record_format import DEAL_FORMAT, RecordFormatError, ReplayError, check_record
+from ..record_format import DEAL_FORMAT, RecordFormatError, ReplayError, check_record
 from .effects import Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays
 from .plans import PlanClaim, apply_claim, checked_claim
 from .deal_check import check_deal, check_seeded_deal, solo_exhausted

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import BOARDS, EFFECTS
-from .variant import MAX_PLAYERS
+from .welcome_to.data import BOARDS, EFFECTS
+from .welcome_to.variant import MAX_PLAYERS
 
 EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "surveyor": ("street", "fence"),

@@ -21,17 +21,17 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..games.contract import CHANCE, StrategyError, read_only
-from ..native import native_module
+from ..contract import CHANCE, StrategyError, read_only
+from ...native import native_module
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
 from .evaluation.plan_progress import share_memos
 from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_options, legal_plays,
                       must_play)
-from .record_format import DEAL_FORMAT
+from ..record_format import DEAL_FORMAT
 from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
-from .seeding import seat_generators
+from ..seeding import seat_generators
 from .sheet import Sheet
 from .variant import Variant
 

@@ -32,7 +32,7 @@ class Variant:
     board: str = "base"
     data: GameData = field(default=DEFAULT_DATA, compare=False)
     overrides: dict = field(default_factory=dict, compare=False)
-    """The what-if overrides `data` was made with (rules/overrides.py), for records."""
+    """The what-if overrides `data` was made with (overrides.py), for records."""
 
     @classmethod
     def with_overrides(cls, overrides: dict | None = None, **switches: Any) -> "Variant":

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
-from ..analysis.plan_balance import slot_outcome
-from ..config import RunSpec
-from ..rules.variant import Variant
-from ..sim.tournament import plan_trials
-from .objectives import merge_overrides
+from ...analysis.plan_balance import slot_outcome
+from ...config import RunSpec
+from .variant import Variant
+from ...sim.tournament import plan_trials
+from ..objectives import merge_overrides
 
 
 class CityPlans:

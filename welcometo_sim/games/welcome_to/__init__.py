@@ -1,0 +1,50 @@
+"""Welcome To…: the game's engine and its place in the game registry, the
+same parts as Shake That City's package.
+
+The engine, pure Python with no I/O (compiled where a C compiler is at hand):
+`data` (every table), `sheet`, `effects`, `plans`, `scoring`, `cards`,
+`boards`, `variant`, `overrides`, `game` (the steppable `GameState` and the
+driver that asks strategies), `deal_check` and `record_replay` (records
+replayed and checked), and `evaluation/`, the strategy toolkit. `objectives`
+is its city plans for `wtsim plans` and `balance`.
+
+What the registry (`welcometo_sim.games`, ``"welcome-to"``) reads of a game
+(`load_rules`, `play_game`, `replay`, `render`, `new_state`,
+`RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES`, `ENVIRONMENT`,
+`OBJECTIVES`, `LEARNING`, `sweep_measures`, `CAPABILITIES`) is defined in
+`registration` and read from there on first use. The registration stands on
+the config layer, the runner's rows and the strategy loader, which all
+import the engine; were it run by this ``__init__``, which Python runs before
+any engine module, importing one of those first (``import
+welcometo_sim.config``) would import it back half-initialised.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+REGISTRATION = f"{__name__}.registration"
+"""The module that defines the game's registry names."""
+
+REGISTERED = frozenset({
+    "GAME_NAME", "RESULT_COLUMNS", "COLUMN_DTYPES", "CATEGORIES", "ENVIRONMENT", "OBJECTIVES", "LEARNING",
+    "CAPABILITIES", "STRATEGIES", "Rules", "Result", "load_rules", "play_game", "new_state", "replay", "render",
+    "sweep_measures",
+})
+"""The registry names read from `REGISTRATION`; `STRATEGIES` is built
+again at every access, as the registration does (installed entry points are
+looked up then)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in REGISTERED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(REGISTRATION), name)
+    if name != "STRATEGIES":
+        globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *REGISTERED})
