@@ -23,6 +23,7 @@ ORDERS = [
     ["import welcometo_sim.games.welcome_to.sheet", "import welcometo_sim.config", "import strategies"],
     ["import welcometo_sim.games.records", "import welcometo_sim.games.welcome_to", "import welcometo_sim.sim.rows"],
     ["import welcometo_sim.player_entries", "import welcometo_sim.games.shake_that_city", "import welcometo_sim.api"],
+    ["import welcometo_sim.rules.game", "import welcometo_sim.games.seeding", "import welcometo_sim.games.kit"],
 ]
 
 
@@ -97,3 +98,31 @@ def test_the_registry_reads_welcome_to_from_its_package_whatever_was_imported_fi
     done = run_python(code)
     assert done.returncode == 0, done.stderr
 
+
+def test_the_old_rules_paths_are_the_moved_modules_with_a_deprecation_warning():
+    """`welcometo_sim.rules.X` (deprecated) is the module that moved, not a
+    copy: the same classes under both names."""
+    code = ("import importlib, sys, warnings\n"
+            "from welcometo_sim.rules import MOVED\n"
+            "with warnings.catch_warnings(record=True) as caught:\n"
+            "    warnings.simplefilter('always')\n"
+            "    import welcometo_sim.rules.plans\n"
+            "assert [(w.category, w.filename) for w in caught] == [(DeprecationWarning, '<string>')], caught\n"
+            "for old, new in MOVED.items():\n"
+            "    with warnings.catch_warnings(record=True) as caught:\n"
+            "        warnings.simplefilter('always')\n"
+            "        module = importlib.import_module(old)\n"
+            "    assert module is sys.modules[new] and module.__spec__.name == new, old\n"
+            "    if old != 'welcometo_sim.rules.plans':\n"
+            "        assert [str(w.message) for w in caught] == [f'{old} is deprecated: import {new}'], caught\n"
+            "warnings.simplefilter('ignore')\n"
+            "from welcometo_sim.rules.sheet import Sheet\n"
+            "from welcometo_sim.rules import evaluation, replay\n"
+            "from welcometo_sim.rules.evaluation.moves import MoveEvaluator\n"
+            "import welcometo_sim.games.welcome_to.sheet as sheet, welcometo_sim.games.welcome_to.evaluation as toolkit\n"
+            "assert Sheet is sheet.Sheet and evaluation is toolkit and MoveEvaluator is toolkit.MoveEvaluator\n"
+            "assert replay.__name__ == 'welcometo_sim.games.welcome_to.record_replay'\n"
+            "print(len(MOVED))")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == 21

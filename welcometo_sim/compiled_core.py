@@ -64,7 +64,11 @@ name stays importable inside the repository, as the same modules."""
 
 FORMER_CORE_MODULES = ("welcometo_sim.evaluation",)
 """Modules an older build compiled that are Python only now: they always load
-from source, so a compiled file such a build left beside one never runs."""
+from source, so a compiled file such a build left beside one never runs.
+(The engine's modules that moved from ``welcometo_sim/rules/`` to
+``welcometo_sim/games/`` have no source at their old names: the deprecated
+`welcometo_sim.rules` imports those names as the new modules, ahead of any
+compiled file an older build left there.)"""
 
 PURE_PYTHON_VARIABLE = "WTSIM_PURE_PYTHON"
 """Set (to anything but empty or 0) to load every core module from source."""
