@@ -5,8 +5,8 @@
 
 Prints, on one core, with the shipped data (`data.yaml`, assumptions included):
 
-- solo mode: for `random` and `greedy` (`--games` games each) and `lookahead`
-  (`--lookahead-games`): mean score, share of qualified games (every
+- solo mode: for `random`, `greedy` and `learned` (`--games` games each) and
+  `lookahead` (`--lookahead-games`): mean score, share of qualified games (every
   construction tile removed), share of wins (55 points or more) with its 95%
   Wilson interval, and games per CPU second;
 - greedy against random, 2 players, seats swapped every other game: mean score
@@ -59,14 +59,14 @@ def duel(games: int, seed: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="solo games of greedy, and duel games")
+    parser.add_argument("--games", type=int, default=2000, help="solo games of random, greedy and learned, and duel games")
     parser.add_argument("--lookahead-games", type=int, default=2000, help="solo games of lookahead")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print("solo mode (win: 55+ points, every construction tile removed)")
     print(f"{'strategy':<10} {'games':>6} {'mean':>6} {'qualified':>9} {'wins':>6}  95% interval  games/s")
     for strategy, games in (("random", args.games), ("greedy", args.games),
-                            ("lookahead", args.lookahead_games)):
+                            ("lookahead", args.lookahead_games), ("learned", args.games)):
         r = solo(strategy, games, args.seed)
         print(f"{r['strategy']:<10} {r['games']:>6} {r['mean']:>6.1f} {r['qualified']:>9.1%} "
               f"{r['wins']:>6.1%}  {r['low']:.1%}-{r['high']:.1%}  {r['games_per_s']:>7.1f}",

@@ -157,3 +157,20 @@ def test_training_is_the_same_for_any_jobs(tmp_path):
     two = train(new_state(settings), games=4, seconds=None, jobs=2, folder=tmp_path / "b", command="t")
     assert np.array_equal(one.weights, two.weights)
     assert one.weights.shape == (LEARNING.size(settings),)
+
+
+def test_the_bare_name_plays_the_bundled_model_of_its_variant():
+    from welcometo_sim.games.shake_that_city.learned import bundled_weights
+
+    inland = bundled_weights("inland")
+    assert inland.is_file() and bundled_weights("inland", solo=True).name == "inland-solo.npz"
+    player = LearnedStrategy(None, None)
+    play_game([player, "greedy"], 3, {})
+    assert player.model.meta["side"] == "inland" and np.array_equal(player.model.weights,
+                                                                     LearnedModel.load(inland).weights)
+    assert "games" in player.model.meta and "reproduce" in player.model.meta  # how it was trained, with it
+    seaside = {"variant": {"side": "seaside"}}
+    assert not bundled_weights("seaside").is_file()  # no model for that side yet: greedy's play exactly
+    learned = play_game(["learned", "random"], 4, seaside)
+    greedy = play_game(["greedy", "random"], 4, seaside)
+    assert learned.record["boards"] == greedy.record["boards"]

@@ -18,8 +18,9 @@ one sum per candidate.
 The strategy is :class:`~.strategies.LearnedStrategy`; training is in
 :mod:`.training`. Model files are ``.npz`` archives holding `weights` (float32), `rows`,
 `cols` and `meta` (JSON: the training's command, seed, games, variant); the
-bundled `weights/<side>.npz` is what the bare name `learned` plays, when
-there is one for the variant's side.
+bundled `weights/<side>.npz` (two players or more) and
+`weights/<side>-solo.npz` (the solo rules) are what the bare name `learned`
+plays, when there is one for the variant.
 """
 
 from __future__ import annotations
@@ -182,6 +183,9 @@ def cached_model(path: str, mtime_ns: int) -> LearnedModel:
     return LearnedModel.load(path)
 
 
-def bundled_weights(side: str) -> Path:
-    """The bundled model file of a board side (which may not exist)."""
-    return WEIGHTS_FOLDER / f"{side}.npz"
+def bundled_weights(side: str, solo: bool = False) -> Path:
+    """The bundled model file of a board side, for the solo rules or for two
+    players or more (which may not exist: then `learned` plays as greedy).
+    Solo play closes the pattern's most numerous colour, so it has models of
+    its own: a two-player model plays solo no better than greedy."""
+    return WEIGHTS_FOLDER / f"{side}{'-solo' if solo else ''}.npz"

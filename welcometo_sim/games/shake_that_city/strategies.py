@@ -196,7 +196,7 @@ class LearnedStrategy(GreedyStrategy):
 
     def _model_for(self, view: View) -> LearnedModel:
         if self.model is None:
-            bundled = bundled_weights(view.rules.layout.side)
+            bundled = bundled_weights(view.rules.layout.side, view.rules.variant.solo)
             self.model = self._load(str(bundled)) if bundled.is_file() else \
                 LearnedModel(view.rules.data.rows, view.rules.data.cols)
         if (self.model.layout.rows, self.model.layout.cols) != (view.rules.data.rows, view.rules.data.cols):
