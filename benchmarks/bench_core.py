@@ -65,7 +65,7 @@ variant = Variant(solo=True) if variant_name == "solo" else Variant()
 from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
 if seats_spec == "train":
     import numpy as np
-    from welcometo_sim.learning.welcome_to import learn_from_game
+    from welcometo_sim.games.welcome_to.training import learn_from_game
     from welcometo_sim.strategies.learned import LearnedStrategy, load_model, shipped_path
     model = load_model(shipped_path("base"))
     model.weights = np.array(model.weights)  # learning changes a private copy

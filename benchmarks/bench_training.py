@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from welcometo_sim.strategies.learned import LearnedStrategy, load_model, shipped_path
-from welcometo_sim.learning.welcome_to import learn_from_game
+from welcometo_sim.games.welcome_to.training import learn_from_game
 from welcometo_sim.games.welcome_to.game import Game, Seat
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.runner import game_seed

@@ -115,7 +115,7 @@ def test_training_against_opponents_is_the_same_for_any_jobs_and_across_a_resume
 def test_only_seat_zero_learns_against_opponents(monkeypatch):
     """The opponents are the named built-ins, in turn game by game, and keep no trace."""
     import welcometo_sim.learning.train as training
-    import welcometo_sim.learning.welcome_to as welcome_to
+    import welcometo_sim.games.welcome_to.training as welcome_to
 
     seen = []
     real = welcome_to.seat_traces

@@ -128,7 +128,7 @@ def sweep_measures(frame: Any, rows: Any, games: Any) -> dict:
 OBJECTIVES = "welcometo_sim.games.welcome_to.objectives:OBJECTIVES"
 """The objectives capability (see welcometo_sim.games.objectives): the city
 plans, in a module of their own, loaded by the commands that balance them."""
-LEARNING = "welcometo_sim.learning.welcome_to:LEARNING"
+LEARNING = "welcometo_sim.games.welcome_to.training:LEARNING"
 """What `wtsim train` plays and saves (see welcometo_sim.learning.train)."""
 
 # ------------------------------------------------------------------ capabilities

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.welcome_to.game import Game, Seat
-from ..games.welcome_to.variant import Variant
-from ..strategies.learned import LearnedStrategy
-from ..strategy import builtin_strategies, parse_strategy
-from .features import Layout
-from .model import ValueModel, layout_for
-from .train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
+from ...learning.features import Layout
+from ...learning.model import ValueModel, layout_for
+from ...learning.train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
+from ...strategies.learned import LearnedStrategy
+from ...strategy import builtin_strategies, parse_strategy
+from .game import Game, Seat
+from .variant import Variant
 
 
 def variant_from_record(record: dict) -> Variant:
