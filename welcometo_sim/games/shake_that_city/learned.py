@@ -183,6 +183,12 @@ def cached_model(path: str, mtime_ns: int) -> LearnedModel:
     return LearnedModel.load(path)
 
 
+@lru_cache(maxsize=4)
+def empty_model(rows: int, cols: int) -> LearnedModel:
+    """The model of no correction (greedy's play), one per board size: shared, never trained."""
+    return LearnedModel(rows, cols)
+
+
 def bundled_weights(side: str, solo: bool = False) -> Path:
     """The bundled model file of a board side, for the solo rules or for two
     players or more (which may not exist: then `learned` plays as greedy).

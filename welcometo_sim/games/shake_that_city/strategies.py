@@ -36,7 +36,7 @@ from .moves import View, allowed_buildings
 from .rules import parse_move
 from .batch import batch_values
 from .evaluation import Evaluator
-from .learned import LearnedModel, ModelFileError, bundled_weights, cached_model, candidate_codes
+from .learned import LearnedModel, ModelFileError, bundled_weights, cached_model, candidate_codes, empty_model
 from .shake import CUBE_NAMES, frame_bits, shake
 
 
@@ -172,9 +172,10 @@ class Replayer(Strategy):
 
 
 class LearnedStrategy(GreedyStrategy):
-    """Greedy's value plus a learned correction (see the module docstring).
+    """Greedy's value plus a learned correction (see :mod:`.learned`).
     `weights`: a model file from `wtsim train`; empty plays the bundled model
-    of the board's side, or greedy where there is none."""
+    of the board's side and player count (solo or not), or as greedy where
+    there is none."""
 
     name = "learned"
     defaults = {**GreedyStrategy.defaults, "weights": ""}
@@ -195,11 +196,13 @@ class LearnedStrategy(GreedyStrategy):
             raise ModelFileError(f"weights={path}: {exc.strerror or exc}") from None
 
     def _model_for(self, view: View) -> LearnedModel:
+        size = (view.rules.data.rows, view.rules.data.cols)
         if self.model is None:
             bundled = bundled_weights(view.rules.layout.side, view.rules.variant.solo)
-            self.model = self._load(str(bundled)) if bundled.is_file() else \
-                LearnedModel(view.rules.data.rows, view.rules.data.cols)
-        if (self.model.layout.rows, self.model.layout.cols) != (view.rules.data.rows, view.rules.data.cols):
+            self.model = self._load(str(bundled)) if bundled.is_file() else empty_model(*size)
+            if (self.model.layout.rows, self.model.layout.cols) != size:  # a board whose size overrides change
+                self.model = empty_model(*size)
+        if (self.model.layout.rows, self.model.layout.cols) != size:
             raise ModelFileError(f"a model of a {self.model.layout.rows}x{self.model.layout.cols} board cannot "
                                  f"play a {view.rules.data.rows}x{view.rules.data.cols} one")
         return self.model
