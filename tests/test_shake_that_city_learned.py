@@ -174,3 +174,15 @@ def test_the_bare_name_plays_the_bundled_model_of_its_variant():
     learned = play_game(["learned", "random"], 4, seaside)
     greedy = play_game(["greedy", "random"], 4, seaside)
     assert learned.record["boards"] == greedy.record["boards"]
+
+
+def test_a_board_of_another_size_plays_as_greedy_rather_than_on_the_bundled_model():
+    from types import SimpleNamespace
+
+    rules = SimpleNamespace(data=SimpleNamespace(rows=7, cols=7), layout=SimpleNamespace(side="inland"),
+                            variant=SimpleNamespace(solo=False))
+    model = LearnedStrategy(None, None)._model_for(SimpleNamespace(rules=rules))
+    assert (model.layout.rows, model.layout.cols) == (7, 7) and not model.weights.any()
+    trained = LearnedModel(6, 6)
+    with pytest.raises(ValueError, match="a model of a 6x6 board cannot play a 7x7 one"):
+        LearnedStrategy(None, None, trained)._model_for(SimpleNamespace(rules=rules))
