@@ -169,18 +169,19 @@ def test_the_bare_name_plays_the_bundled_model_of_its_variant():
     assert player.model.meta["side"] == "inland" and np.array_equal(player.model.weights,
                                                                      LearnedModel.load(inland).weights)
     assert "games" in player.model.meta and "reproduce" in player.model.meta  # how it was trained, with it
-    seaside = {"variant": {"side": "seaside"}}
-    assert not bundled_weights("seaside").is_file()  # no model for that side yet: greedy's play exactly
-    learned = play_game(["learned", "random"], 4, seaside)
-    greedy = play_game(["greedy", "random"], 4, seaside)
-    assert learned.record["boards"] == greedy.record["boards"]
+    assert bundled_weights("inland", family=True).name == "inland-family.npz"
+    for variant in ({"side": "seaside"}, {"family": True}):  # no model for these yet: greedy's play exactly
+        assert not bundled_weights(variant.get("side", "inland"), family=variant.get("family", False)).is_file()
+        learned = play_game(["learned", "random"], 4, {"variant": variant})
+        greedy = play_game(["greedy", "random"], 4, {"variant": variant})
+        assert learned.record["boards"] == greedy.record["boards"], variant
 
 
 def test_a_board_of_another_size_plays_as_greedy_rather_than_on_the_bundled_model():
     from types import SimpleNamespace
 
     rules = SimpleNamespace(data=SimpleNamespace(rows=7, cols=7), layout=SimpleNamespace(side="inland"),
-                            variant=SimpleNamespace(solo=False))
+                            variant=SimpleNamespace(solo=False, family=False))
     model = LearnedStrategy(None, None)._model_for(SimpleNamespace(rules=rules))
     assert (model.layout.rows, model.layout.cols) == (7, 7) and not model.weights.any()
     trained = LearnedModel(6, 6)

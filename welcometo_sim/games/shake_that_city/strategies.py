@@ -174,8 +174,8 @@ class Replayer(Strategy):
 class LearnedStrategy(GreedyStrategy):
     """Greedy's value plus a learned correction (see :mod:`.learned`).
     `weights`: a model file from `wtsim train`; empty plays the bundled model
-    of the board's side and player count (solo or not), or as greedy where
-    there is none."""
+    of the board's side, player count (solo or not) and family variant, or as
+    greedy where there is none."""
 
     name = "learned"
     defaults = {**GreedyStrategy.defaults, "weights": ""}
@@ -198,7 +198,8 @@ class LearnedStrategy(GreedyStrategy):
     def _model_for(self, view: View) -> LearnedModel:
         size = (view.rules.data.rows, view.rules.data.cols)
         if self.model is None:
-            bundled = bundled_weights(view.rules.layout.side, view.rules.variant.solo)
+            variant = view.rules.variant
+            bundled = bundled_weights(view.rules.layout.side, variant.solo, variant.family)
             self.model = self._load(str(bundled)) if bundled.is_file() else empty_model(*size)
             if (self.model.layout.rows, self.model.layout.cols) != size:  # a board whose size overrides change
                 self.model = empty_model(*size)
