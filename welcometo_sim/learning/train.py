@@ -1,13 +1,19 @@
-"""Training the learned evaluation by temporal-difference learning in self-play.
+"""Training a game's learned evaluation by temporal-difference learning.
 
-Every seat of a training game is `learned`, playing greedily on the current
-weights. After each game, the afterstate of each of a seat's decisions (the
-sheet its chosen play and effect leave) is moved toward its TD(lambda)
-return, computed backwards from the seat's final score:
-``G_last = final``, ``G_t = (1 - lambda) V(a_t+1) + lambda G_t+1``; every
-active weight of afterstate t moves by ``rate * (G_t - V(a_t)) / active_t``.
-The value of an afterstate holds its exact points so far, so the weights
-only learn what is still to come.
+The loop knows no game: the game module's `LEARNING` object (see
+`welcometo_sim.games.game_learning`; Welcome To's is
+`games/welcome_to/training.py`, Shake That City's
+`games/shake_that_city/training.py`) plays the training games, in which
+every learner seat plays `learned` greedily on the current weights (with
+`opponents`, seat 0 only), and hands each learner's trace to a `Learner`.
+After each game, the afterstate of each of a seat's decisions is moved
+toward its TD(lambda) return, computed backwards from the seat's final
+score: ``G_last = final``, ``G_t = (1 - lambda) V(a_t+1) + lambda G_t+1``;
+the active weights of afterstate t move by ``rate * (G_t - V(a_t))``
+divided by the squared length of its feature vector (normalised LMS), each
+scaled by its own rate under temporal coherence (`step_sizes`). A value
+holds its exact points so far (Shake That City: greedy's value), so the
+weights only learn what is still to come.
 
 Parallel and reproducible: the games are dealt to a fixed number of
 *shards* (default 2). In each round every shard plays `round_games` games
