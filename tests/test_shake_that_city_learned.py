@@ -188,3 +188,10 @@ def test_a_board_of_another_size_plays_as_greedy_rather_than_on_the_bundled_mode
     trained = LearnedModel(6, 6)
     with pytest.raises(ValueError, match="a model of a 6x6 board cannot play a 7x7 one"):
         LearnedStrategy(None, None, trained)._model_for(SimpleNamespace(rules=rules))
+
+
+def test_the_64th_cell_of_the_largest_board_is_read():
+    from welcometo_sim.games.shake_that_city.learned import _bits, _cells
+
+    assert _cells((1 << 63) | 1, 64).tolist() == [0, 63]
+    assert _bits([1 << 63, 0b110], 64).sum(axis=1).tolist() == [1, 2]

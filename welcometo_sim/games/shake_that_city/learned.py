@@ -104,9 +104,16 @@ def board_codes(board: Board) -> np.ndarray:
     return codes
 
 
+def _bits(masks: Sequence[int], n: int) -> np.ndarray:
+    """Which of `n` cells each mask covers (masks x cells, bool): unsigned, as
+    a board of the largest size (8 x 8) has a 64th cell."""
+    cells = np.arange(n, dtype=np.uint64)
+    return ((np.array(masks, dtype=np.uint64)[:, None] >> cells) & np.uint64(1)).astype(bool)
+
+
 def _cells(mask: int, n: int) -> np.ndarray:
-    return np.flatnonzero((mask >> np.arange(n, dtype=np.int64)) & 1) if mask < (1 << 62) else \
-        np.array([i for i in range(n) if mask >> i & 1], dtype=np.int64)
+    """The cells one mask covers."""
+    return np.flatnonzero(_bits([mask], n)[0])
 
 
 def candidate_codes(board: Board, placements: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -116,9 +123,7 @@ def candidate_codes(board: Board, placements: Sequence[tuple[int, int]]) -> np.n
     base = board_codes(board)
     codes = np.repeat(base[None, :], len(placements), axis=0)
     n = layout.n
-    cells = np.arange(n, dtype=np.int64)
-    masks = np.array([mask for _code, mask in placements], dtype=np.int64)
-    placed = ((masks[:, None] >> cells) & 1).astype(bool)
+    placed = _bits([mask for _code, mask in placements], n)
     building = np.array([code + 1 for code, _mask in placements], dtype=np.int64)
     codes[placed] = np.repeat(building, placed.sum(axis=1))
     if board.construction:
