@@ -43,6 +43,7 @@ CORE_MODULES = (
     "welcometo_sim.games.welcome_to.plans",
     "welcometo_sim.games.welcome_to.scoring",
     "welcometo_sim.games.seeding",
+    "welcometo_sim.games.views",
     "welcometo_sim.games.welcome_to.sheet",
     "welcometo_sim.games.welcome_to.evaluation.streets",
     "welcometo_sim.games.welcome_to.evaluation.terms",

@@ -18,7 +18,8 @@ import numpy as np
 
 from .. import record_format
 from ..seeding import seat_generators
-from ..contract import CHANCE, StrategyError, read_only
+from ..contract import CHANCE, StrategyError
+from ..views import read_only
 from .board import Board, Move
 from .data import BUILDINGS, DataError
 from .moves import View, allowed_buildings, legal_moves

@@ -21,7 +21,8 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from ..contract import CHANCE, StrategyError, read_only
+from ..contract import CHANCE, StrategyError
+from ..views import read_only
 from ...native import native_module
 from .cards import Deck, ExpertHands, SoloDeck
 from .data import TEMP, GameData, PlanSpec
