@@ -144,7 +144,7 @@ def decision_time(spec: RunSpec, name: str, games: int) -> dict[str, float]:
     moves, cpu = 0, 0.0
     for index in range(games):
         started = time.process_time()
-        result = Game(spec.variant, seats, game_seed(spec.seed, index), spec.plans).play()
+        result = Game(spec.rules.variant, seats, game_seed(spec.seed, index), spec.rules.plans).play()
         cpu += time.process_time() - started
         moves += result.turns * TABLE_SIZE
     return {"ms_per_move": 1000.0 * clock[0] / moves, "s_per_game": cpu / games}

@@ -15,7 +15,8 @@ from welcometo_sim.analysis.plan_balance import flag_outliers, plan_balance_tabl
 from welcometo_sim.analysis.sweep import SweepError, grid, parse_setting
 from welcometo_sim.config import parse_config
 from welcometo_sim.games.welcome_to.data import BASIC_PLANS
-from welcometo_sim.sim.tournament import matches, plan_trials, round_robin
+from welcometo_sim.games.welcome_to.objectives import plan_trials, slot_outcome
+from welcometo_sim.sim.tournament import matches, round_robin
 
 from helpers import user_error, wtsim
 
@@ -138,7 +139,7 @@ def test_plan_balance_metrics_on_a_hand_made_table():
                          "plan1_turn": turn, "plan1_first": first, "total": 40 + i, "turns": 20 + i // 2})
     trials = pd.DataFrame(rows)
     trials["plan1_turn"] = trials["plan1_turn"].astype("Int16")
-    table = plan_balance_table(trials, plans)
+    table = plan_balance_table(trials, plans, slot_outcome)
     row = table.loc["estates-4-4"]
     assert row["completion_rate"] == 0.5
     assert row["median_turn"] == 11

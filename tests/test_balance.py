@@ -29,9 +29,9 @@ def test_values_move_towards_the_target_as_integers_keeping_their_ratio():
 def test_overrides_set_the_points_and_keep_the_other_overrides():
     spec = parse_config({"players": ["random"], "overrides": {"tracks": {"bis_track": [0] * 10}}})
     changed = with_points(spec, {"estates-4-4": (9, 5)})
-    plan = next(p for p in changed.variant.plan_deck(1) if p.id == "estates-4-4")
+    plan = next(p for p in changed.rules.variant.plan_deck(1) if p.id == "estates-4-4")
     assert tuple(plan.points) == (9, 5)
-    assert changed.variant.overrides["tracks"] == {"bis_track": [0] * 10}
+    assert changed.rules.variant.overrides["tracks"] == {"bis_track": [0] * 10}
 
 
 def test_spread_interval_resamples_game_seeds():
@@ -56,7 +56,7 @@ def test_balance_writes_a_config_that_run_plays(tmp_path, capsys):
     changed = document["overrides"]["plans"]
     assert changed and all(isinstance(v, int) and v >= 1 for c in changed.values() for v in c["points"])
     spec = load_config(out)
-    for plan in spec.variant.plan_deck(1):
+    for plan in spec.rules.variant.plan_deck(1):
         if plan.id in changed:
             assert list(plan.points) == changed[plan.id]["points"]
     code, _, err = wtsim(["run", str(out), "--games", "2", "-q", "--out", str(tmp_path / "run")], capsys)

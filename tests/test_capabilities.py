@@ -12,7 +12,8 @@ import pytest
 from welcometo_sim.config import ConfigError, load_config, parse_config
 from welcometo_sim.defaults import mirror_seats
 from welcometo_sim.games import DEFAULT_GAME, capabilities, game_module
-from welcometo_sim.sim.rows import COLUMNS, column_dtypes, dtypes_of, game_of_columns, table_columns_of
+from welcometo_sim.games.welcome_to.rows import COLUMNS, column_dtypes
+from welcometo_sim.sim.rows import dtypes_of, game_of_columns, table_columns_of
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 STC = CONFIGS / "shake-that-city.yaml"

@@ -16,6 +16,7 @@ from welcometo_sim.analysis.plan_balance import (NEVER, flag_outliers, plan_bala
 from welcometo_sim.config import parse_config, players_from_refs
 from welcometo_sim.defaults import EXPLORATION_TEMPERATURE, STRONG_DEFAULT, diverse, random_warning
 from welcometo_sim.games.welcome_to.data import BASIC_PLANS
+from welcometo_sim.games.welcome_to.objectives import slot_outcome
 from welcometo_sim.sim.runner import run_chunks
 from welcometo_sim.sim.results import read_table, to_frame
 
@@ -45,7 +46,7 @@ def hand_made_trials() -> pd.DataFrame:
 
 
 def test_every_rate_and_mean_has_an_interval_around_it():
-    table = plan_balance_table(hand_made_trials(), PLANS)
+    table = plan_balance_table(hand_made_trials(), PLANS, slot_outcome)
     row = table.loc["estates-4-4"]
     assert row["completion_rate"] == 1.0 and row["completion_rate_low"] < 1.0 == row["completion_rate_high"]
     assert row["high_share"] == 0.75
@@ -64,7 +65,7 @@ def test_every_rate_and_mean_has_an_interval_around_it():
 
 
 def test_printed_tables_say_never_completed_instead_of_nan():
-    text = "\n".join(t.to_string() for t in printed_tables(plan_balance_table(hand_made_trials(), PLANS)).values())
+    text = "\n".join(t.to_string() for t in printed_tables(plan_balance_table(hand_made_trials(), PLANS, slot_outcome)).values())
     assert NEVER in text
     assert "nan" not in text.lower() and "-0.000" not in text
     assert "75.0% [" in text  # the high-value share with its interval, in percent

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from welcometo_sim.config import STRATEGY_LOOKUP as WELCOME_TO_LOOKUP
+from welcometo_sim.games.welcome_to.run_config import STRATEGY_LOOKUP as WELCOME_TO_LOOKUP
 from welcometo_sim.config import ConfigError, parse_config
 from welcometo_sim.games.config import GameStrategy
 from welcometo_sim.games.shake_that_city import STRATEGY_LOOKUP as CITY_LOOKUP

@@ -17,7 +17,7 @@ import yaml
 from helpers import user_error, wtsim
 from welcometo_sim.analysis.report import folder_kind, plan_points_table
 from welcometo_sim.config import parse_config
-from welcometo_sim.sim.tournament import plan_trials
+from welcometo_sim.games.welcome_to.objectives import plan_trials
 
 STRATEGIES = ("greedy", "random", "heuristic")
 GAMES = 6

@@ -432,10 +432,11 @@ def test_workers_are_released_before_the_final_assembly(tmp_path, random_pair, m
 def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(random_pair, monkeypatch):
     import gc
 
+    from welcometo_sim.games.welcome_to import runs
     from welcometo_sim.sim import chunks
 
     seen = []
-    play_one = chunks.play_one
+    play_one = runs.play_one
 
     def watched(spec, index, record=False, seed=None):
         seen.append(gc.get_threshold()[0])
@@ -443,7 +444,7 @@ def test_chunks_are_played_with_fewer_collections_and_the_setting_is_restored(ra
             raise KeyboardInterrupt  # the chunk is left by an exception
         return play_one(spec, index, record, seed)
 
-    monkeypatch.setattr(chunks, "play_one", watched)
+    monkeypatch.setattr(runs, "play_one", watched)
     spec = resolve_spec(random_pair, games=4, seed=3, jobs=1)
     before = gc.get_threshold()
     with pytest.raises(KeyboardInterrupt):

@@ -322,7 +322,7 @@ def play_the_ladder(name: str, seed: int) -> None:
     StrategyError on any illegal answer, and every record must replay."""
     config = load_config(CONFIG_DIR / f"{name}.yaml")
     for g, refs in enumerate(ladder_tables(table_size(name), seed % len(LADDER))):
-        result = play_game(config.variant, seats(refs), seed + g, config.plans, record=True)
+        result = play_game(config.rules.variant, seats(refs), seed + g, config.rules.plans, record=True)
         assert result.turns > 0
         assert verify(result.record) == [], (name, seed + g, refs)
 

@@ -2,7 +2,7 @@
 (RULES.md §10–§13, RECORDS.md §1), invariants checked after every turn.
 
 Each bundled config under ``configs/`` is loaded with ``load_config`` and its
-variant is played with ``Game(spec.variant, seats, seed, spec.plans,
+variant is played with ``Game(spec.rules.variant, seats, seed, spec.rules.plans,
 record=True)``. To stay fast most games replace every seat by the `random`
 baseline (sometimes with a high roundabout rate, to exercise roundabouts);
 a few games keep the config's own seats (``seats_of(spec)``, greedy included).
@@ -31,7 +31,7 @@ from welcometo_sim.games.welcome_to.game import Game, Seat, StrategyError, end_r
 from welcometo_sim.games.welcome_to.record_replay import verify
 from welcometo_sim.games.welcome_to.scoring import SCORE_FIELDS, score_game
 from welcometo_sim.games.welcome_to.variant import Variant
-from welcometo_sim.sim.runner import seats_of
+from welcometo_sim.games.welcome_to.runs import seats_of
 from welcometo_sim.strategy import parse_strategy
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
@@ -515,8 +515,8 @@ def test_bundled_config_variant(name):
 @given(seed=SEEDS, rate=st.sampled_from([0.05, 0.5]), extra=st.integers(min_value=0, max_value=2))
 def test_random_games_keep_invariants(name, seed, rate, extra):
     spec = spec_of(name)
-    extra = 0 if spec.variant.solo else extra
-    game = Game(spec.variant, random_seats(spec, rate, extra), seed, spec.plans, record=True)
+    extra = 0 if spec.rules.variant.solo else extra
+    game = Game(spec.rules.variant, random_seats(spec, rate, extra), seed, spec.rules.plans, record=True)
     play_checked(game)
 
 
@@ -545,7 +545,7 @@ def test_other_variant_combinations_keep_invariants(variant, n, seed):
 def test_config_seats_games_keep_invariants(name):
     """One game with the config's own seats (greedy included) per variant."""
     spec = spec_of(name)
-    game = Game(spec.variant, seats_of(spec), 11, spec.plans, record=True)
+    game = Game(spec.rules.variant, seats_of(spec), 11, spec.rules.plans, record=True)
     play_checked(game)
 
 
@@ -554,7 +554,7 @@ def test_roundabouts_are_built_and_checked():
     spec = spec_of("advanced")
     built = []
     for seed in range(10):
-        game = Game(spec.variant, random_seats(spec, 0.5), seed, spec.plans, record=True)
+        game = Game(spec.rules.variant, random_seats(spec, 0.5), seed, spec.rules.plans, record=True)
         result = play_checked(game)
         built.extend(s.n_roundabouts for s in result.sheets)
     assert max(built) == 2
@@ -567,7 +567,7 @@ def test_solo_card_comes_up_in_the_bottom_half():
     spec = spec_of("solo")
     seen = 0
     for seed in range(15):
-        game = Game(spec.variant, random_seats(spec), seed, spec.plans, record=True)
+        game = Game(spec.rules.variant, random_seats(spec), seed, spec.rules.plans, record=True)
         play_checked(game)
         for turn in game.turn_records:
             if "solo-card" in turn["events"]:
@@ -576,7 +576,7 @@ def test_solo_card_comes_up_in_the_bottom_half():
                 assert turn["turn"] * 3 > N_CARDS // 2
     assert seen >= 1
     # Greedy usually plays a solo game to the end of the deck: 81 cards, 27 turns.
-    game = Game(spec.variant, seats_of(spec), 2, spec.plans, record=True)
+    game = Game(spec.rules.variant, seats_of(spec), 2, spec.rules.plans, record=True)
     result = play_checked(game)
     events = [e for t in game.turn_records for e in t["events"]]
     assert events.count("solo-card") == 1
@@ -600,7 +600,7 @@ def test_no_strategy_answers_illegally(name):
     for lineup, seeds in zip(lineups, (range(6), range(1), range(2))):
         for seed in seeds:
             try:
-                result = play_game(spec.variant, lineup, 1000 + seed, spec.plans, record=True)
+                result = play_game(spec.rules.variant, lineup, 1000 + seed, spec.rules.plans, record=True)
             except StrategyError as exc:  # pragma: no cover - the failure being tested for
                 pytest.fail(f"{name}: {exc}")
             assert result.end_reasons

@@ -20,7 +20,9 @@ the key, e.g. ``configs/x.yaml: players[1].strategy: unknown strategy 'gredy'``.
 from __future__ import annotations
 
 import os
+import json
 from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,14 +31,8 @@ import yaml
 
 from .config_files import (MAX_YAML_BYTES, MAX_YAML_NODES, BoundedLoader, ConfigError, PlayerConfig, bounded_yaml,
                            read_bounded, read_yaml)
-from .games import DEFAULT_GAME, capabilities, game_key, games_that, known_games
-from .games.config import other_game_of
-from .messages import shown
-from .games.welcome_to.data import BOARDS
-from .games.welcome_to.overrides import OverrideError, key_label
-from .games.welcome_to.variant import Variant, VariantError
-from .player_entries import PLAYER_KEYS, StrategyLookup, parse_player_entries
-from .strategy import StrategySpec, builtin_strategies, load_strategy
+from .games import DEFAULT_GAME, capabilities, game_key, games_that, known_games, load_game
+from .messages import key_label, shown
 
 DEFAULT_CONFIG_NAME = "base.yaml"
 MAX_GAMES = 100_000_000
@@ -49,7 +45,6 @@ TOP_KEYS = {"name", "game", "games", "seed", "jobs", "chunk_size", "variant", "p
             "rotate_seats", "on_error", "move_timeout", "backend", "scheduler"}
 ON_ERROR_POLICIES = ("fail", "skip")
 BACKENDS = ("loky", "dask")
-VARIANT_KEYS = {"advanced", "expert", "solo", "board", "plans"}
 
 
 @dataclass(frozen=True)
@@ -58,8 +53,6 @@ class RunSpec:
 
     name: str
     players: tuple[PlayerConfig, ...]
-    variant: Variant = field(default_factory=Variant)
-    plans: tuple[str | None, ...] = (None, None, None)
     games: int = 1000
     seed: int = 0
     jobs: int = 1
@@ -71,8 +64,16 @@ class RunSpec:
     scheduler: str | None = None
     source: str = "<dict>"
     game: str = DEFAULT_GAME
-    game_params: dict | None = field(default=None, compare=False)
-    """Another game's checked `{variant, overrides}` (None for Welcome To, whose are `variant`)."""
+    game_params: dict | None = field(default=None, hash=False)
+    """The game's checked parameters, `{variant, overrides}` as a config writes them
+    (None: the game's defaults); `rules` is what the game makes of them."""
+
+    @cached_property
+    def rules(self) -> Any:
+        """The game's checked rules for this run (`load_game(game, game_params).rules`),
+        made once per RunSpec (and once per process for the same parameters);
+        whether they seat the run's players is `capabilities.check_seats`'s to say."""
+        return loaded_game(self.game, self.game_params, None).rules
 
     @property
     def capabilities(self) -> Any:
@@ -122,6 +123,17 @@ class RunSpec:
             "backend": self.backend,
             "scheduler": self.scheduler,
         }
+
+
+def loaded_game(name: str, params: dict | None, n_players: int | None) -> Any:
+    """The game `name` with `params` checked for `n_players` seats (None: any),
+    loaded once per process for the same arguments (a Game is read-only)."""
+    return _loaded_game(name, json.dumps(params or {}, sort_keys=True), n_players)
+
+
+@lru_cache(maxsize=64)
+def _loaded_game(name: str, params_json: str, n_players: int | None) -> Any:
+    return load_game(name, json.loads(params_json), n_players)
 
 
 def default_config_path() -> Path:
@@ -251,96 +263,6 @@ def _bool(raw: dict, key: str, where: str) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"{where}: {key}: must be true or false, got {_short(value)}")
     return value
-
-
-def parse_variant(raw: Any, where: str, overrides: Any = None) -> tuple[Variant, tuple[str | None, ...]]:
-    """A config's `variant:` mapping (with its `overrides:`, which may change
-    the plans) as a checked Variant and the plans it fixes (None: drawn from
-    the seed); also how `load_game("welcome-to", ...)` reads its parameters."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{where}: variant: must be a mapping")
-    _check_keys(raw, VARIANT_KEYS, where, "variant.")
-    flags = {}
-    for key in ("advanced", "expert", "solo"):
-        value = raw.get(key, False)
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where}: variant.{key}: must be true or false, got {_short(value)}")
-        flags[key] = value
-    board = raw.get("board", "base")
-    if isinstance(board, list):
-        raise ConfigError(f"{where}: variant.board: one board per game, got {len(board)}")
-    if not isinstance(board, str) or board not in BOARDS:
-        raise ConfigError(f"{where}: variant.board: unknown board {_short(board)} (known: {', '.join(BOARDS)})")
-    try:
-        variant = Variant.with_overrides(overrides, board=board, **flags)
-    except OverrideError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
-    plans = _parse_plans(raw.get("plans"), variant, where)
-    return variant, plans
-
-
-def _parse_plans(raw: Any, variant: Variant, where: str) -> tuple[str | None, ...]:
-    """Fixed plan ids per deck (null: drawn at random), checked against the decks."""
-    if raw is None:
-        return (None, None, None)
-    if not isinstance(raw, list) or len(raw) != 3:
-        raise ConfigError(f"{where}: variant.plans: must be a list of 3 plan ids (null for random)")
-    for deck, plan_id in enumerate(raw, start=1):
-        if plan_id is None:
-            continue
-        ids = [p.id for p in variant.plan_deck(deck)]
-        if plan_id not in ids:
-            raise ConfigError(
-                f"{where}: variant.plans[{deck - 1}]: {shown(plan_id)} is not a plan of deck {deck} "
-                f"(known: {', '.join(ids)})"
-            )
-    return tuple(raw)
-
-
-def read_variant_config(raw: dict, where: str, base_dir: str | os.PathLike | None = None) -> dict[str, Any]:
-    """The RunSpec fields of a config's `players`, `variant` and `overrides` in the
-    schema of this module's docstring (Welcome To's: games.welcome_to declares it)."""
-    variant, plans = parse_variant(raw.get("variant", {}), where, raw.get("overrides"))
-    players = parse_players(raw.get("players"), where, base_dir)
-    try:
-        variant.check(len(players))
-    except VariantError as exc:
-        raise ConfigError(f"{where}: variant: {exc}") from None
-    return {"players": players, "variant": variant, "plans": plans}
-
-
-def variant_config_section(spec: RunSpec) -> dict[str, Any]:
-    """The `variant` and `overrides` keys of a RunSpec read by :func:`read_variant_config`."""
-    return {"variant": {k: v for k, v in spec.variant.to_record().items() if k != "overrides"}
-            | {"plans": list(spec.plans)},
-            "overrides": spec.variant.overrides or None}
-
-
-def _welcome_to_strategy(ref: str, params: dict) -> StrategySpec:
-    """A Welcome To seat's strategy, its parameters checked now (not in a worker)."""
-    spec = StrategySpec(ref, params)
-    spec.validate()
-    return spec
-
-
-STRATEGY_LOOKUP = StrategyLookup(
-    game=DEFAULT_GAME,
-    builtins=lambda: dict(sorted(builtin_strategies().items())),
-    make=_welcome_to_strategy,
-    resolve=load_strategy,
-    elsewhere=lambda ref: other_game_of(ref, DEFAULT_GAME),
-)
-"""Welcome To's strategies as the player-entry parser looks them up: its built-ins
-and installed entry points, and any `module:Class` or `file.py:Class` reference."""
-
-
-def parse_players(raw: Any, where: str, base_dir: str | os.PathLike | None = None) -> tuple[PlayerConfig, ...]:
-    """A Welcome To config's `players:` list (entries: a strategy reference, or a
-    mapping of PLAYER_KEYS) as PlayerConfigs with unique names; a problem is one
-    ConfigError line (see welcometo_sim.player_entries)."""
-    return parse_player_entries(raw, where, STRATEGY_LOOKUP, base_dir)
 
 
 def players_from_refs(refs: list[str], game: str = DEFAULT_GAME) -> tuple[PlayerConfig, ...]:

@@ -30,3 +30,11 @@ def clipped(text: object, limit: int = 2 * MAX_SHOWN) -> str:
     whole) on one line and cut to `limit` characters."""
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
+def key_label(key: Any) -> str:
+    """A mapping key as it may appear in a one-line message: plain text as is,
+    anything else (numbers, empty text, control characters, line breaks) quoted."""
+    if isinstance(key, str) and key and key.isprintable() and key.strip() == key:
+        return key
+    return repr(key)

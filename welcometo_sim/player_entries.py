@@ -35,8 +35,7 @@ import yaml
 from .config_files import (ConfigError, PlayerConfig, bounded_yaml, entry_with_file_params, key_line, merge_params,
                            params_file_path, read_params_file, unique_name)
 from .games.strategy_base import BaseStrategy, StrategyLoadError
-from .messages import shown
-from .games.welcome_to.overrides import key_label
+from .messages import key_label, shown
 
 __all__ = ["PLAYER_KEYS", "StrategyLookup", "parse_player_entries", "player_list", "split_reference",
            "parse_inline_params", "dotted_to_nested"]

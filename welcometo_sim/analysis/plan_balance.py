@@ -2,9 +2,9 @@
 game's objective, see welcometo_sim.games.objectives) is completed.
 
 Input: the trial table of a game's objectives (for Welcome To
-:func:`welcometo_sim.sim.tournament.plan_trials`: one block of games per
-forced plan, same seeds for every plan) and how to read a row's outcome
-(`outcome`, by default Welcome To's plan slot columns). Output: one row
+:func:`welcometo_sim.games.welcome_to.objectives.plan_trials`: one block of
+games per forced plan, same seeds for every plan) and how to read a row's
+outcome (the game's `OBJECTIVES.outcome`). Output: one row
 per plan, ranked, with 95% intervals on every rate and mean (Wilson for
 rates, a bootstrap over games for means, paired over the shared seeds for
 differences to the deck's average) and outliers flagged against the other
@@ -22,7 +22,6 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from ..games.welcome_to.data import PlanSpec
 from .formatting import RATE_COLUMNS, format_table
 from .stats import paired_bootstrap_ci, wilson_interval
 
@@ -39,13 +38,7 @@ Outcome = Callable[[pd.DataFrame, Any], tuple[np.ndarray, np.ndarray]]
 (NaN: never) and whether at its high value."""
 
 
-def slot_outcome(trial: pd.DataFrame, spec: PlanSpec) -> tuple[np.ndarray, np.ndarray]:
-    """A Welcome To plan's outcome, read from its deck slot's `plan<D>_turn` and `plan<D>_first`."""
-    turns = trial[f"plan{spec.deck}_turn"].to_numpy(dtype=float, na_value=np.nan)
-    return turns, trial[f"plan{spec.deck}_first"].astype(bool).to_numpy()
-
-
-def plan_points(trial: pd.DataFrame, spec: Any, outcome: Outcome = slot_outcome) -> np.ndarray:
+def plan_points(trial: pd.DataFrame, spec: Any, outcome: Outcome) -> np.ndarray:
     """The points each player-game of `trial` got from the objective `spec`
     (high value when completed first, low value when later, else 0)."""
     turns, first = outcome(trial, spec)
@@ -74,7 +67,7 @@ def _rate(successes: float, n: int) -> tuple[float, float, float]:
     return (successes / n, *wilson_interval(successes, n))
 
 
-def plan_metrics(trial: pd.DataFrame, spec: Any, outcome: Outcome = slot_outcome) -> dict:
+def plan_metrics(trial: pd.DataFrame, spec: Any, outcome: Outcome) -> dict:
     """Metrics of one forced plan from its block of games. Means are taken
     over games (the per-game mean of the seats), so that the seats of one
     game, which share its cards, count as one observation."""
@@ -140,7 +133,7 @@ def flag_outliers(table: pd.DataFrame) -> pd.Series:
     return flags.where(flags != "", None).astype("string")
 
 
-def plan_balance_table(trials: pd.DataFrame, plans: dict[str, Any], outcome: Outcome = slot_outcome
+def plan_balance_table(trials: pd.DataFrame, plans: dict[str, Any], outcome: Outcome
                        ) -> pd.DataFrame:
     """One row per plan: completion rate, completion turn (median and IQR),
     share completed at the high value, share of games where the high value
@@ -223,7 +216,7 @@ def skill_slope(matrix: np.ndarray, seed: int = 0) -> tuple[float, float, float]
 
 
 def skill_tables(trials: pd.DataFrame, plans: dict[str, Any], skills: list[str],
-                 outcome: Outcome = slot_outcome) -> dict[str, pd.DataFrame]:
+                 outcome: Outcome) -> dict[str, pd.DataFrame]:
     """`skill`: per plan and skill level (in the order given, weakest first),
     completion rate and points per player-game with 95% intervals; `skill
     slope`: per plan, the change of points per player-game from one level to

@@ -19,8 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..games.welcome_to.scoring import SCORE_FIELDS
-from .tables import group_key, keyed
+from .tables import group_key, keyed, table_categories
 from .sweep import setting_keys
 
 DPI = 110
@@ -150,8 +149,9 @@ def category_breakdown_plot(frame: pd.DataFrame, path: str | os.PathLike, by: st
     key = group_key(frame, by)
     _check_rows(frame)
     groups = _group_order(frame, key)
-    means = frame.groupby(key, sort=False)[[*SCORE_FIELDS, "total"]].mean().reindex(groups)
-    categories = [c for c in SCORE_FIELDS if (means[c] != 0).any()]
+    fields = table_categories(frame)
+    means = frame.groupby(key, sort=False)[[*fields, "total"]].mean().reindex(groups)
+    categories = [c for c in fields if (means[c] != 0).any()]
     fig = _new_figure(max(6.5, 1.2 * len(groups) + 4.0), 5.0)
     ax = fig.add_subplot()
     x = np.arange(len(groups))

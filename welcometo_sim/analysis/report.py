@@ -31,9 +31,9 @@ from ..games.objectives import Objective, objectives_of
 from ..games.tables import summary_tables as any_game_tables
 from ..learning.archive import ArchiveError, BoundedNpz
 from ..learning.model import MAX_MODEL_BYTES, read_json
-from ..games.welcome_to.data import DEFAULT_DATA
 from ..sim.results import (OutputError, ResultsError, read_manifest, read_small_json, read_table,
                            write_atomically)
+from ..config import RunSpec
 from ..games import capabilities
 from ..sim.rows import game_of_columns
 from ..viewer.pages import replay_pages
@@ -439,10 +439,10 @@ def _saved_table(folder: Path, name: str) -> pd.DataFrame | None:
     return None
 
 
-def _plan_values(saved: pd.DataFrame | None) -> dict[str, tuple[int, int]]:
+def _plan_values(saved: pd.DataFrame | None, game: str) -> dict[str, tuple[int, int]]:
     """Plan id -> (high, low) points: from the saved plans table's
     `high_points` and `low_points` columns (or, in folders written before
-    those, its `points` text '8/4'), else from the bundled plan data."""
+    those, its `points` text '8/4'), else the game's objectives as bundled."""
     values: dict[str, tuple[int, int]] = {}
     if saved is not None and {"high_points", "low_points"} <= set(saved.columns):
         for plan, high, low in zip(saved.index, saved["high_points"], saved["low_points"]):
@@ -454,8 +454,18 @@ def _plan_values(saved: pd.DataFrame | None) -> dict[str, tuple[int, int]]:
             if high.strip().lstrip("-").isdigit() and low.strip().lstrip("-").isdigit():
                 values[str(plan)] = (int(high), int(low))
     if not values:
-        values = {p.id: tuple(p.points) for p in DEFAULT_DATA.all_plans()}
+        values = _bundled_values(game)
     return values
+
+
+def _bundled_values(game: str) -> dict[str, tuple[int, int]]:
+    """Objective id -> (high, low) points of `game`'s objectives with its default
+    rules (none when the game has no objectives or needs more to list them)."""
+    try:
+        catalogue = objectives_of(game).catalogue(RunSpec(name="defaults", players=(), game=game))
+    except ValueError:  # NoObjectives, or rules that need the run's seats
+        return {}
+    return {str(key): (int(goal.points[0]), int(goal.points[1])) for key, goal in catalogue.items()}
 
 
 def plan_points_table(trials: pd.DataFrame, values: dict[str, tuple[int, int]]) -> pd.DataFrame:
@@ -535,7 +545,7 @@ def plans_content(folder: Path, by: str) -> Content:
         raise ResultsError(f"{folder}: not a `wtsim plans` folder (no forced_plan column)")
     meta = _analysis(folder)
     saved = _saved_table(folder, "plans")
-    points = plan_points_table(trials, _plan_values(saved))
+    points = plan_points_table(trials, _plan_values(saved, game_of_columns(trials.columns)))
     if points.empty:
         raise ResultsError(f"{folder}: no plan of the results is known (no plans table, not a bundled plan)")
     points = with_outliers(points, saved, meta.get("skills"))

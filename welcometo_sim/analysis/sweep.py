@@ -2,8 +2,9 @@
 
 A setting is ``KEY=V1,V2,…`` where KEY is a dotted path into the config
 (``games``, ``variant.board``, ``players.0.params.shortlist``…); keys that
-start with an overrides section (``plans``, ``add_plans``, ``remove_plans``,
-``tracks``, ``deck``) go to ``overrides`` (see games/welcome_to/overrides.py). The
+start with a section of the game's overrides (its module's ``OVERRIDE_KEYS``;
+Welcome To's ``plans``, ``add_plans``, ``remove_plans``, ``tracks``, ``deck``)
+go to ``overrides``. The
 values are read as YAML, so ``plans.estates-4-4.points=[7,4],[8,4]`` sweeps
 two point pairs. The grid is the product of all settings; the first grid
 point is the baseline that every other point is compared with, game by game
@@ -23,8 +24,7 @@ import pandas as pd
 import yaml
 
 from ..config import ConfigError, bounded_yaml
-from ..games import DEFAULT_GAME, game_measures
-from ..games.welcome_to.overrides import OVERRIDE_KEYS
+from ..games import DEFAULT_GAME, game_measures, override_keys
 from .formatting import output_width, table_text
 from .stats import mean_interval, paired_bootstrap_ci, rate_interval
 
@@ -36,8 +36,9 @@ class SweepError(ValueError):
     """A --set that cannot be used, phrased as one line."""
 
 
-def parse_setting(text: str) -> tuple[list[str], list[Any]]:
-    """'a.b=1,2' -> (['a', 'b'], [1, 2]); keys of an overrides section get 'overrides.' in front."""
+def parse_setting(text: str, game: str = DEFAULT_GAME) -> tuple[list[str], list[Any]]:
+    """'a.b=1,2' -> (['a', 'b'], [1, 2]); keys of `game`'s overrides section get
+    'overrides.' in front."""
     key, sep, raw = text.partition("=")
     if not sep or not key.strip() or not raw.strip():
         raise SweepError(f"--set {text!r}: expected KEY=VALUE[,VALUE…]")
@@ -51,7 +52,7 @@ def parse_setting(text: str) -> tuple[list[str], list[Any]]:
     except (ValueError, TypeError, LookupError, AttributeError, ArithmeticError) as exc:
         raise SweepError(f"--set {text!r}: cannot read a value ({type(exc).__name__})") from None
     path = key.strip().split(".")
-    if path[0] in OVERRIDE_KEYS:
+    if path[0] in override_keys(game):
         path = ["overrides", *path]
     return path, values
 
@@ -85,7 +86,8 @@ def set_path(config: dict, path: list[str], value: Any, text: str) -> None:
 
 def grid(base: dict, settings: list[str]) -> list[tuple[dict[str, Any], dict]]:
     """Every grid point: (the values set, keyed by the --set key) and its config."""
-    parsed = [(text.partition("=")[0].strip(), *parse_setting(text)) for text in settings]
+    game = base.get("game", DEFAULT_GAME)
+    parsed = [(text.partition("=")[0].strip(), *parse_setting(text, game)) for text in settings]
     points = []
     for combo in product(*(values for _key, _path, values in parsed)):
         config = copy.deepcopy(base)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..games.welcome_to.scoring import SCORE_FIELDS
+from ..sim.rows import categories_of, game_of_columns
 from ..sim.results import ResultsError, read_summary_frame, table_path
 from .pairs import pair_table
 from .stats import mean_interval, rate_interval
@@ -75,24 +75,29 @@ def score_distribution(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     return table[DISTRIBUTION_COLUMNS].sort_values("mean", ascending=False)
 
 
+def table_categories(frame: pd.DataFrame) -> list[str]:
+    """The score categories of the game whose result table `frame` is."""
+    return categories_of(game_of_columns(frame.columns))
+
+
 def category_breakdown(frame: pd.DataFrame, by: str = "player") -> pd.DataFrame:
     """Per player (or strategy, or seat): mean of every score component and the total."""
     grouped = frame.groupby(group_key(frame, by), sort=False)
     # Column by column: pandas converts every column to float64 at once otherwise,
     # which is the largest allocation when summarising a million-game table.
-    table = pd.DataFrame({column: grouped[column].mean() for column in [*SCORE_FIELDS, "total"]})
+    table = pd.DataFrame({column: grouped[column].mean() for column in [*table_categories(frame), "total"]})
     return table.sort_values("total", ascending=False)
 
 
 def category_means(frame: pd.DataFrame, by: str = "player",
-                   categories: list[str] | tuple[str, ...] = SCORE_FIELDS) -> pd.DataFrame:
+                   categories: list[str] | tuple[str, ...] | None = None) -> pd.DataFrame:
     """Per player (or strategy, or seat): the mean of every score category
-    (Welcome To's unless `categories` names another game's) and of the total,
+    (the table's game's unless `categories` names them) and of the total,
     each with its 95% t interval kept within the values seen (columns X, X_low,
     X_high), best total first. Printed transposed: one row per category."""
     grouped = frame.groupby(group_key(frame, by), sort=False)
     columns: dict[str, pd.Series] = {}
-    for column in [*categories, "total"]:
+    for column in [*(table_categories(frame) if categories is None else categories), "total"]:
         # column by column, one group at a time: a million-game table stays small
         estimates = grouped[column].agg(lambda values: mean_interval(values.to_numpy(dtype=float), clip=True))
         for i, suffix in enumerate(("", "_low", "_high")):

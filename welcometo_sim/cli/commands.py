@@ -12,7 +12,7 @@ import click
 
 from ..compiled_core import engine
 from ..native import native_summary
-from ..games.welcome_to.game import StrategyError
+from ..games.contract import StrategyError
 from ..sim.guard import interrupt_signals, signal_received
 from ..sim.isolated import WorkerLost
 from . import analysis, info, records, run, train

@@ -18,7 +18,7 @@ from ..api import RunOutput, chunks_done, execute, prepare_folder, resolve_spec,
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, MAX_YAML_BYTES, RunSpec, bounded_yaml, parse_config
 from ..defaults import folder_mirror_note
 from ..games.tables import summary_tables
-from ..games.welcome_to.game import StrategyError
+from ..games.contract import StrategyError
 from ..sim.guard import signal_received
 from ..sim.isolated import WorkerLost
 from ..sim.results import ERRORS_FILE, OutputError, ResultsError, choose_format, read_errors, read_manifest

@@ -21,8 +21,12 @@ GAMES: dict[str, str] = {
 `render`, `RESULT_COLUMNS`, `COLUMN_DTYPES`, `CATEGORIES`, `STRATEGIES`, `ENVIRONMENT`
 (``module:Class`` of its PettingZoo AEC environment) and `CAPABILITIES` (a :class:`Capabilities`:
 what the tournament machinery asks a game instead of comparing its name), and, for `wtsim plans`
-and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), `sweep_measures` for `wtsim sweep`,
-and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train)."""
+and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), `sweep_measures` and `OVERRIDE_KEYS` for `wtsim sweep`,
+and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train).
+A game that plays a run's games on a driver of its own (faster, or with strategy calls
+traced for `move_timeout`) provides `play_run_game(spec, index, seed, record, tracer=None)`
+-> `welcometo_sim.sim.chunks.RunGame`, and may provide `prepare_chunk(spec, seeds, start)`;
+without them the runner plays each game through `Game.play`."""
 
 DEFAULT_GAME = "welcome-to"
 """The game a config plays when it has no `game:` key."""
@@ -45,7 +49,7 @@ class Capabilities:
     game's name: a new game declares these and every command treats it alike.
 
     The functions take the run's :class:`~welcometo_sim.config.RunSpec` (whose
-    `game_params`, or Welcome To's `variant` and `plans`, hold the game's rules).
+    `game_params` hold the game's parameters and `rules` the game's checked rules).
     """
 
     title: str
@@ -69,9 +73,6 @@ class Capabilities:
     shared_draws: Callable[[Any], bool] = lambda spec: False
     """Whether every seat of the run sees the same draws, so that seats with the same
     deterministic strategy write the same game (and `mirror_note` says so)."""
-    engine_chunks: bool = False
-    """The runner plays this game's chunks on its own engine path (the seeds of a chunk
-    hashed together, strategy calls traceable), not through `Game.play` game by game."""
     move_timeout: bool = False
     """`move_timeout` can stop one of its strategies' calls (they run traced)."""
     trainable: bool = False
@@ -165,6 +166,15 @@ def game_measures(name: str) -> Callable | None:
     """The `sweep_measures(frame, rows, games)` of the game called `name`: its
     own measures of a grid point for `wtsim sweep` (None when it has none)."""
     return getattr(game_module(name), "sweep_measures", None)
+
+
+def override_keys(name: Any) -> frozenset[str]:
+    """The top keys of the `overrides:` section of the game called `name` (its
+    module's `OVERRIDE_KEYS`), which `wtsim sweep --set` takes without
+    `overrides.` in front; none for a game that has none or is not registered."""
+    if not isinstance(name, str) or name not in GAMES:
+        return frozenset()
+    return frozenset(getattr(game_module(name), "OVERRIDE_KEYS", ()))
 
 
 def game_learning(name: str) -> Any:

@@ -18,16 +18,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
-from ..config import RunSpec
-from ..games import load_game
+from ..config import RunSpec, loaded_game
+from ..games import game_module
+from ..games.contract import StrategyError
 from ..games.records import numbered
-from ..games.welcome_to.game import Game, GameResult, Seat, StrategyError
-from ..games.seeding import SeedFamily, prepare_families
+from ..games.seeding import SeedFamily
 from .frames import encode_table, parquet_available
 from .guard import describe, escaped_error, interrupt_signals, signal_received, watch_parent
-from .rows import empty_columns, game_rows, other_game_rows
+from .rows import empty_columns, other_game_rows
 from .tracing import Traced, Tracer
 
 BATCH_GC_THRESHOLD = 10_000
@@ -51,9 +51,20 @@ def game_seeds(run_seed: int, start: int, stop: int) -> list[int]:
     return [seed >> 1 for seed in run_seeds(run_seed).children_uint64(range(start, stop))]
 
 
-class _Built:
+class RunGame(NamedTuple):
+    """One finished game of a run: its rows as columns (the game number
+    included) and its JSON record with the game number (None when the run
+    keeps no records)."""
+
+    columns: dict[str, list]
+    record: dict | None
+
+
+class WatchedFactory:
     """A seat's strategy factory that remembers the strategy it built (to tell
-    whose frames a traceback holds) and, for a traced replay, wraps it."""
+    whose frames a traceback holds, see guard.escaped_error) and, for a traced
+    replay, wraps it; a game that plays its runs on its own driver builds its
+    seats' strategies through it."""
 
     __slots__ = ("factory", "seat", "built", "game", "tracer", "seed", "strategy_id")
 
@@ -76,43 +87,6 @@ class _Built:
                                 f"raised {describe(exc)} in __init__") from None
         self.built.append((self.seat, strategy))
         return strategy if self.tracer is None else Traced(strategy, self.seat, self.game, self.tracer)
-
-
-def seats_of(spec: RunSpec, index: int = 0, built: list | None = None, tracer: Any = None,
-             seed: int | None = None) -> list[Seat]:
-    """The seats of game `index`; with `built`, every strategy built for them is
-    appended to it, and a strategy whose constructor raises is a StrategyError."""
-    if built is None:
-        return [Seat(p.name, p.strategy.id, p.strategy) for p in spec.seated(index)]
-    return [Seat(p.name, p.strategy.id, _Built(p.strategy, seat, built, index, tracer, seed, p.strategy.id))
-            for seat, p in enumerate(spec.seated(index))]
-
-
-def play_one(spec: RunSpec, index: int, record: bool = False, seed: int | None = None,
-             tracer: Any = None) -> GameResult:
-    """Play game `index` of the run described by `spec` (its `move_timeout`
-    applies); `seed` is its `game_seed`, when the caller has it already.
-    Whatever a strategy raises (SystemExit and KeyboardInterrupt included, but
-    not a real Ctrl-C) comes out as a StrategyError."""
-    seed = game_seed(spec.seed, index) if seed is None else seed
-    built: list = []
-    game = None
-    try:
-        game = Game(spec.variant, seats_of(spec, index, built, tracer, seed), seed, spec.plans, record)
-        game.move_timeout = spec.move_timeout
-        result = game.play()
-    except StrategyError:
-        raise
-    except BaseException as exc:  # noqa: B036 - a strategy may raise anything, SystemExit included
-        turn = getattr(game, "turn", 0) if game is not None else 0
-        error = escaped_error(spec, index, seed, turn if isinstance(turn, int) else 0, built, exc)
-        if error is None:
-            raise
-        raise error from None
-    if result.record is not None:
-        result.record = {"format": result.record["format"], "game": index,
-                         **{k: v for k, v in result.record.items() if k != "format"}}
-    return result
 
 
 def error_row(spec: RunSpec, index: int, error: StrategyError) -> dict:
@@ -225,54 +199,38 @@ def _play_chunk(spec: RunSpec, start: int, stop: int, record: bool, tracer: Trac
     (or stops the chunk under `on_error: fail`), the others keep their rows and records."""
     seeds = game_seeds(spec.seed, start, stop)
     chunk = ChunkResult(start, stop, empty_columns(spec.game), [])
-    if spec.capabilities.engine_chunks:
-        prepare_families(seeds, 1 + len(spec.seated(start)))  # every game's own seeds, hashed together
-        store = _store_welcome_to
-    else:
-        store = _store_other_game
+    module = game_module(spec.game)
+    prepare = getattr(module, "prepare_chunk", None)
+    if prepare is not None:
+        prepare(spec, seeds, start)
+    play = getattr(module, "play_run_game", play_through_game)
     for index, seed in zip(range(start, stop), seeds):
         try:
-            if tracer is None:
-                store(spec, index, seed, record, chunk)
-            else:
-                _store_welcome_to(spec, index, seed, record, chunk, tracer)
+            game = play(spec, index, seed, record, tracer) if tracer is not None else play(spec, index, seed, record)
         except StrategyError as error:
             chunk.errors.append(error_row(spec, index, error))
             if spec.on_error == "fail":
                 chunk.failure = error
                 return chunk
+            continue
+        for key, values in game.columns.items():
+            chunk.columns[key].extend(values)
+        if game.record is not None:
+            chunk.records.append(json.dumps(game.record, separators=(",", ":")))
     return chunk
 
 
-def _store_welcome_to(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult,
-                      tracer: Tracer | None = None) -> None:
-    """Play game `index` of Welcome To and add its rows (and record) to `chunk`;
-    with a `tracer`, every strategy call is traced for the move timeout's watchdog."""
-    if tracer is None:
-        result = play_one(spec, index, record, seed)
-    else:
-        result = play_one(spec, index, record, seed, tracer=tracer)
-    for key, values in game_rows(spec, index, result).items():
-        chunk.columns[key].extend(values)
-    if result.record is not None:
-        chunk.records.append(json.dumps(result.record, separators=(",", ":")))
-
-
-@lru_cache(maxsize=8)
-def _loaded_game(name: str, params_json: str, n_players: int) -> Any:
-    """The game of a run, loaded once per process (its rules are checked and read-only)."""
-    return load_game(name, json.loads(params_json), n_players)
-
-
-def run_game(spec: RunSpec) -> Any:
-    """The :class:`~welcometo_sim.games.Game` a run of another game plays."""
-    params = json.dumps(spec.game_params or {}, sort_keys=True)
-    return _loaded_game(spec.game, params, len(spec.players))
+def play_in_run(spec: RunSpec, index: int, seed: int, record: bool, tracer: Tracer | None = None) -> RunGame:
+    """Game `index` of a run, played as `_play_chunk` plays it: by the game's own
+    `play_run_game` when its module has one, else through its `Game.play`."""
+    play = getattr(game_module(spec.game), "play_run_game", play_through_game)
+    return play(spec, index, seed, record, tracer) if tracer is not None else play(spec, index, seed, record)
 
 
 def play_other(spec: RunSpec, index: int, seed: int) -> Any:
-    """Game `index` of a run of another game; a strategy's failure is a StrategyError."""
-    game = run_game(spec)
+    """Game `index` of a run through the game's `Game.play` (its result: rows and
+    record); a strategy's failure is a StrategyError naming the run's strategy."""
+    game = loaded_game(spec.game, spec.game_params, len(spec.players))
     seated = spec.seated(index)
     try:
         return game.play([p.strategy.seat(p.name) for p in seated], seed)
@@ -285,9 +243,10 @@ def play_other(spec: RunSpec, index: int, seed: int) -> Any:
         raise StrategyError(ids, -1, seed, 0, f"raised {describe(exc)}") from None
 
 
-def _store_other_game(spec: RunSpec, index: int, seed: int, record: bool, chunk: ChunkResult) -> None:
-    """Play game `index` of another game through its game interface and add its rows to `chunk`."""
+def play_through_game(spec: RunSpec, index: int, seed: int, record: bool, tracer: Tracer | None = None) -> RunGame:
+    """Game `index` of a run through the game's `Game.play`, for a game without
+    a `play_run_game` of its own (`tracer` is unused: such a game has no move timeout)."""
     result = play_other(spec, index, seed)
-    other_game_rows(index, result.rows, chunk.columns)
-    if record:
-        chunk.records.append(json.dumps(numbered(result.record, index), separators=(",", ":")))
+    columns = empty_columns(spec.game)
+    other_game_rows(index, result.rows, columns)
+    return RunGame(columns, numbered(result.record, index) if record else None)

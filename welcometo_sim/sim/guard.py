@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Iterator, Sequence
 
-from ..games.welcome_to.game import StrategyError
+from ..games.contract import StrategyError
 
 SIGNAL_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
 _received: list[int] = []

@@ -29,11 +29,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-from ..games.records import numbered
-from ..games.welcome_to.game import StrategyError
-from .chunks import ChunkResult, batch_collection, error_row, game_seed, play_one, play_other
+from ..games.contract import StrategyError
+from .chunks import ChunkResult, batch_collection, error_row, game_seed, play_in_run
 from .guard import watch_parent
-from .rows import empty_columns, game_rows, other_game_rows
+from .rows import empty_columns
 from .tracing import Tracer, Where, read_trace
 from .watchdog import Watchdog
 
@@ -183,31 +182,15 @@ def _child(out_fd: int, trace_path: str) -> None:
         _send(out, ("ready",))
         for index in range(start, stop):
             tracer.mark(index, -1, 0, "", timed=False)
-            if not spec.capabilities.engine_chunks:
-                _send(out, _other_game(spec, index, record))
-                continue
             try:
-                result = play_one(spec, index, record, tracer=tracer)
+                game = play_in_run(spec, index, game_seed(spec.seed, index), record,
+                                   tracer if spec.capabilities.move_timeout else None)
             except StrategyError as error:
                 _send(out, ("error", index, error))
                 continue
-            line = None
-            if result.record is not None:
-                line = json.dumps(result.record, separators=(",", ":"))
-            _send(out, ("game", index, game_rows(spec, index, result), line))
+            line = None if game.record is None else json.dumps(game.record, separators=(",", ":"))
+            _send(out, ("game", index, game.columns, line))
         _send(out, ("end",))
-
-
-def _other_game(spec: Any, index: int, record: bool) -> tuple:
-    """The message of game `index` of another game's run, played in this process."""
-    try:
-        result = play_other(spec, index, game_seed(spec.seed, index))
-    except StrategyError as error:
-        return ("error", index, error)
-    columns = empty_columns(spec.game)
-    other_game_rows(index, result.rows, columns)
-    line = json.dumps(numbered(result.record, index), separators=(",", ":")) if record else None
-    return ("game", index, columns, line)
 
 
 def child_main(argv: list[str]) -> None:

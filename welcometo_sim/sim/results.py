@@ -29,7 +29,7 @@ import yaml
 from ..games import capabilities
 from .chunks import ChunkResult
 from .frames import encode_table, parquet_available, to_frame
-from .rows import ERROR_COLUMNS, PLAN_TURN_COLUMNS, TEXT_COLUMNS, categories_of, game_of_columns, table_columns_of
+from .rows import ERROR_COLUMNS, categories_of, dtypes_of, game_of_columns, table_columns_of
 
 TABLE_STEM = "results"
 RECORDS_FILE = "records.jsonl"
@@ -174,8 +174,8 @@ def read_table(folder: str | os.PathLike) -> pd.DataFrame:
             frame = pd.read_parquet(path)
         else:
             frame = pd.read_csv(path)
-            for column in PLAN_TURN_COLUMNS:
-                if column in frame:
+            for column, dtype in dtypes_of(game_of_columns(frame.columns)).items():
+                if dtype == "Int16" and column in frame:  # nullable: a CSV reads them as floats
                     frame[column] = frame[column].astype("Int16")
     except Exception as exc:
         raise ResultsError(f"{path}: cannot read the result table: {exc}") from None
@@ -588,9 +588,10 @@ def _read_parquet_columns(path: Path, columns: list[str]) -> pd.DataFrame:
     schema = table_file.schema_arrow
     _check_columns(path, schema.names)
     rows, small = table_file.metadata.num_rows, _small_ints(columns)
+    text = {c for c, dtype in dtypes_of(game_of_columns(schema.names)).items() if dtype == "str"}
     numbers = {c: np.empty(rows, dtype=small.get(c, schema.field(c).type.to_pandas_dtype()))
-               for c in columns if c not in TEXT_COLUMNS}
-    texts: dict[str, list] = {c: [] for c in columns if c in TEXT_COLUMNS}
+               for c in columns if c not in text}
+    texts: dict[str, list] = {c: [] for c in columns if c in text}
     start = 0
     for batch in table_file.iter_batches(batch_size=ROWS_PER_GROUP, columns=columns):
         stop = start + batch.num_rows

@@ -38,9 +38,8 @@ from typing import Any, Callable, Iterator
 from joblib import Parallel, delayed, parallel_config
 
 from ..config import ConfigError, RunSpec
-from ..games.welcome_to.game import StrategyError
-from .chunks import (TRACE_PREFIX, ChunkResult, batch_collection, game_seed, game_seeds, play_chunk, play_one,
-                     seats_of)
+from ..games.contract import StrategyError
+from .chunks import TRACE_PREFIX, ChunkResult, batch_collection, game_seed, game_seeds, play_chunk
 from .guard import loky_config, signal_received
 from .isolated import WorkerLost, play_isolated
 from .rows import empty_columns
@@ -461,7 +460,6 @@ def run_chunks(spec: RunSpec, record: bool = False,
     return columns, time.perf_counter() - started
 
 
-__all__ = ["game_seed", "game_seeds", "play_one", "play_chunk", "batch_collection", "iter_chunks", "run_chunks", "chunk_bounds",
-           "default_chunk_size", "check_backend", "release_workers", "dask_backend", "ChunkResult", "StrategyError",
-           "seats_of"]
+__all__ = ["game_seed", "game_seeds", "play_chunk", "batch_collection", "iter_chunks", "run_chunks", "chunk_bounds",
+           "default_chunk_size", "check_backend", "release_workers", "dask_backend", "ChunkResult", "StrategyError"]
 """The chunk players among these live in ``chunks`` and stay importable from here."""

@@ -56,7 +56,7 @@ def round_robin(spec: RunSpec, table: bool = False,
     frames = []
     for number, seated in enumerate(matches(spec.players, table, alone)):
         match_spec = replace(spec, players=seated, rotate_seats=True)
-        match_spec.variant.check(len(seated))
+        match_spec.capabilities.check_seats(match_spec, len(seated))
         columns, _seconds = run_chunks(
             match_spec, on_chunk=(lambda chunk: progress(chunk.stop - chunk.start)) if progress else None)
         frame = to_frame(columns)
@@ -70,23 +70,3 @@ def round_robin(spec: RunSpec, table: bool = False,
 
 def total_games(spec: RunSpec, table: bool = False) -> int:
     return spec.games * len(matches(spec.players, table, seats_one_player(spec)))
-
-
-def plan_trials(spec: RunSpec, games_per_plan: int, decks: tuple[int, ...] = (1, 2, 3),
-                progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """For every plan of the chosen decks, play `games_per_plan` games with that plan
-    forced into its deck slot and the other two drawn at random; every plan
-    plays the same seeds. Adds `forced_deck` and `forced_plan` columns."""
-    frames = []
-    for deck in decks:
-        for plan in spec.variant.plan_deck(deck):
-            fixed = [None, None, None]
-            fixed[deck - 1] = plan.id
-            trial = replace(spec, plans=tuple(fixed), games=games_per_plan)
-            columns, _seconds = run_chunks(
-                trial, on_chunk=(lambda chunk: progress(chunk.stop - chunk.start)) if progress else None)
-            frame = to_frame(columns)
-            frame.insert(0, "forced_plan", plan.id)
-            frame.insert(0, "forced_deck", deck)
-            frames.append(frame)
-    return pd.concat(frames, ignore_index=True)

@@ -1,6 +1,6 @@
 """The move timeout, enforced from outside the strategy call.
 
-The game checks ``move_timeout`` when a strategy call returns (games/welcome_to/game.py),
+The game checks ``move_timeout`` when a strategy call returns (its driver does),
 which cannot stop a call that never returns. So a worker playing under a move
 timeout writes where it is into a trace file before and after every strategy
 call (a memory store, see :class:`~welcometo_sim.sim.tracing.Tracer`), and a
@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from ..games.welcome_to.game import StrategyError
+from ..games.contract import StrategyError
 from .chunks import game_seed
 from .tracing import Where, read_trace
 

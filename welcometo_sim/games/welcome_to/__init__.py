@@ -30,7 +30,7 @@ REGISTRATION = f"{__name__}.registration"
 REGISTERED = frozenset({
     "GAME_NAME", "RESULT_COLUMNS", "COLUMN_DTYPES", "CATEGORIES", "ENVIRONMENT", "OBJECTIVES", "LEARNING",
     "CAPABILITIES", "STRATEGIES", "Rules", "Result", "load_rules", "play_game", "new_state", "replay", "render",
-    "sweep_measures",
+    "sweep_measures", "play_run_game", "prepare_chunk", "OVERRIDE_KEYS",
 })
 """The registry names read from `REGISTRATION`; `STRATEGIES` is built
 again at every access, as the registration does (installed entry points are

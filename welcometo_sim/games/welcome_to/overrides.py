@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ...messages import key_label
 from .data import (DECK_COMPOSITION, EFFECTS, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, GameData,
                    PlanSpec, build_deck)
 
@@ -49,14 +50,6 @@ class OverrideError(ValueError):
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(f"{path}: {problem}")
         self.path = path
-
-
-def key_label(key: Any) -> str:
-    """A mapping key as it may appear in a one-line message: plain text as is,
-    anything else (numbers, empty text, control characters, line breaks) quoted."""
-    if isinstance(key, str) and key and key.isprintable() and key.strip() == key:
-        return key
-    return repr(key)
 
 
 def _is_int(value: Any) -> bool:

@@ -2,30 +2,31 @@
 names the registry reads of a game, which the package
 `welcometo_sim.games.welcome_to` hands out on first use (see its docstring).
 
-The tournament runner keeps playing Welcome To on its own path (the compiled
-engine, seeds of a whole chunk hashed together); this module lets code that
-plays any game by name (`load_game("welcome-to", ...)`) play, replay and render
-it too, with the same rows the runner writes.
+A run's chunks play Welcome To on its own driver (`runs.play_run_game`: the
+compiled or native engine, the seeds of a whole chunk hashed together); this
+module lets code that plays any game by name (`load_game("welcome-to", ...)`)
+play, replay and render it too, with the same rows the runner writes.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from ...config import (ConfigError, PlayerConfig, RunSpec, parse_players, parse_variant,
-                       read_variant_config, variant_config_section)
+from ...config import ConfigError, PlayerConfig, RunSpec
 from ..records import numbered
 from .game import Game as _Game
 from .game import GameState, Seat
 from .record_replay import ReplayError, final_block, replay as _replay, verify
 from .scoring import SCORE_FIELDS
 from .sheet import render_sheet
+from .overrides import OVERRIDE_KEYS
+from .rows import COLUMNS, column_dtypes, game_rows
+from .run_config import GAME_NAME, params_of, parse_players, parse_variant, read_variant_config, variant_config_section
+from .runs import play_run_game, prepare_chunk
 from .variant import Variant
-from ...sim.rows import COLUMNS, column_dtypes, game_rows
 from ...strategy import builtin_strategies, load_strategy, resolve_params
 from .. import Capabilities
 
-GAME_NAME = "welcome-to"
 RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
 """A result row's columns: the runner's table without the game number."""
 COLUMN_DTYPES: dict[str, str] = {c: t for c, t in column_dtypes().items() if c != "game"}
@@ -77,7 +78,7 @@ def play_game(seats: Sequence[Any], seed: int, rules: Rules | None = None) -> Re
     """One game from seat strategies (names or `{strategy, params, name}`) and a game seed."""
     rules = rules or load_rules()
     players = _seats(seats)
-    spec = RunSpec(name="game", players=players, variant=rules.variant, plans=rules.plans)
+    spec = RunSpec(name="game", players=players, game_params=params_of(rules.variant, rules.plans))
     result = _Game(rules.variant, [Seat(p.name, p.strategy.id, p.strategy) for p in players], seed,
                    rules.plans, True).play()
     columns = game_rows(spec, 0, result)
@@ -143,12 +144,11 @@ CAPABILITIES = Capabilities(
     read_config=read_variant_config,
     config_section=variant_config_section,
     parse_players=parse_players,
-    check_seats=lambda spec, n: spec.variant.check(n),
+    check_seats=lambda spec, n: spec.rules.variant.check(n),
     strategy_class=load_strategy,
     strategy_params=resolve_params,
     variant_label=_variant_label,
-    shared_draws=lambda spec: not spec.variant.expert,  # outside the expert rules every seat sees the same cards
-    engine_chunks=True,
+    shared_draws=lambda spec: not spec.rules.variant.expert,  # outside the expert rules every seat sees the same cards
     move_timeout=True,
     trainable=True,
     strategy_files=True,

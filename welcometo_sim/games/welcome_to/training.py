@@ -66,7 +66,7 @@ class WelcomeToLearning:
 
     def variant_record(self, spec) -> dict:
         """A run's variant as a checkpoint keeps it (Variant.to_record)."""
-        return spec.variant.to_record()
+        return spec.rules.variant.to_record()
 
     def check(self, settings: TrainSettings) -> None:
         variant_from_record(settings.variant).check(settings.players)
