@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, seed_test
 import welcometo_sim
 from helpers import estates_sheet
 from welcometo_sim.envs import STEPS, DecidingStrategy, PolicyStrategy, SoloEnv, env, layout_for
-from welcometo_sim.envs.encoding import unbounded_observation
+from welcometo_sim.games.welcome_to.env.encoding import unbounded_observation
 from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.games.welcome_to.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
 from welcometo_sim.games.welcome_to.plans import claim_options
@@ -253,7 +253,7 @@ def test_a_policy_plays_in_wtsim_run_deterministically(tmp_path, monkeypatch):
         "games: 3\nseed: 4\nvariant: {advanced: true}\nplayers:\n"
         "  - strategy: mybots.py:Seeded\n"
         "  - strategy: welcometo_sim.envs:PolicyStrategy\n"
-        "    params: {policy: 'welcometo_sim.envs.encoding:first_legal'}\n")
+        "    params: {policy: 'welcometo_sim.games.welcome_to.env.encoding:first_legal'}\n")
     first = welcometo_sim.run(config)
     again = welcometo_sim.run(config)
     assert len(first) == 6 and first.equals(again)
@@ -278,7 +278,7 @@ def test_a_policy_that_cannot_be_loaded_is_one_line(tmp_path):
     with pytest.raises(ValueError, match="^policy 'nowhere:act': cannot load 'nowhere'"):
         PolicyStrategy.check_params({"policy": "nowhere:act"})
     with pytest.raises(ValueError, match="is not a function"):
-        PolicyStrategy.check_params({"policy": "welcometo_sim.envs.encoding:N_OFFERS"})
+        PolicyStrategy.check_params({"policy": "welcometo_sim.games.welcome_to.env.encoding:N_OFFERS"})
 
 
 RL_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -340,13 +340,13 @@ def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkey
     import sys
 
     import welcometo_sim.envs as envs
-    for module in ("aec", "stepped"):  # the modules that import pettingzoo, imported again
-        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
+    for module in ("welcometo_sim.games.welcome_to.env.aec", "welcometo_sim.envs.stepped"):
+        monkeypatch.delitem(sys.modules, module, raising=False)  # they import pettingzoo: imported again
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
         envs.env(2)
-    for module in ("city", "stepped"):
-        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
+    for module in ("welcometo_sim.games.shake_that_city.env", "welcometo_sim.envs.stepped"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     with pytest.raises(ImportError, match=r"needs the rl extra"):
         envs.env(2, game="shake-that-city")
 
@@ -400,3 +400,4 @@ def test_every_game_builds_its_environment_the_same_way():
     assert welcome.variant.expert
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make(game="chess")
+

@@ -22,7 +22,9 @@ GAMES: dict[str, str] = {
 (``module:Class`` of its PettingZoo AEC environment) and `CAPABILITIES` (a :class:`Capabilities`:
 what the tournament machinery asks a game instead of comparing its name), and, for `wtsim plans`
 and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), `sweep_measures` for `wtsim sweep`,
-and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train)."""
+and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train); and,
+for `welcometo_sim.envs`, `ENV_EXPORTS` (the names it hands out for the game -> ``module:attribute``)
+and `MOVED_MODULES` (the deprecated old names of modules that moved into the game -> their new names)."""
 
 DEFAULT_GAME = "welcome-to"
 """The game a config plays when it has no `game:` key."""
