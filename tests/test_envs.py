@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -401,3 +403,70 @@ def test_every_game_builds_its_environment_the_same_way():
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make(game="chess")
 
+
+# ------------------------------------------------------------ the package's names
+MOVED_ENV_MODULES = {
+    "welcometo_sim.envs.aec": "welcometo_sim.games.welcome_to.env.aec",
+    "welcometo_sim.envs.encoding": "welcometo_sim.games.welcome_to.env.encoding",
+    "welcometo_sim.envs.policy": "welcometo_sim.games.welcome_to.env.policy",
+    "welcometo_sim.envs.session": "welcometo_sim.games.welcome_to.env.session",
+    "welcometo_sim.envs.solo": "welcometo_sim.games.welcome_to.env.solo",
+    "welcometo_sim.envs.city": "welcometo_sim.games.shake_that_city.env",
+}
+"""The environment modules that moved into their games, by their old names."""
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter (a module warns only when first imported)."""
+    return subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_old_environment_paths_are_the_moved_modules_with_a_deprecation_warning():
+    code = ("import importlib, sys, warnings\n"
+            f"for old, new in {MOVED_ENV_MODULES!r}.items():\n"
+            "    with warnings.catch_warnings(record=True) as caught:\n"
+            "        warnings.simplefilter('always')\n"
+            "        module = importlib.import_module(old)\n"
+            "    assert module is sys.modules[new] and module.__spec__.name == new, old\n"
+            "    assert [(w.category, str(w.message)) for w in caught] == "
+            "[(DeprecationWarning, f'{old} is deprecated: import {new}')], caught\n"
+            "from welcometo_sim.envs import PolicyStrategy, ShakeThatCityEnv, WelcomeToEnv\n"
+            "from welcometo_sim.games.shake_that_city.env import ShakeThatCityEnv as city\n"
+            "from welcometo_sim.games.welcome_to.env.aec import WelcomeToEnv as welcome\n"
+            "from welcometo_sim.games.welcome_to.env.policy import PolicyStrategy as policy\n"
+            "assert WelcomeToEnv is welcome and ShakeThatCityEnv is city and PolicyStrategy is policy\n"
+            "from welcometo_sim.strategy import load_strategy\n"
+            "assert load_strategy('welcometo_sim.envs.policy:PolicyStrategy') is policy\n")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_registered_games_declare_the_moved_modules_and_the_public_names():
+    import welcometo_sim.envs as envs
+    from welcometo_sim.games import GAMES, game_module
+
+    moved = {old: new for name in GAMES for old, new in getattr(game_module(name), "MOVED_MODULES", {}).items()}
+    assert moved == MOVED_ENV_MODULES
+    assert {"env", "raw_env", "WelcomeToEnv", "ShakeThatCityEnv", "SoloEnv", "PolicyStrategy", "DecidingStrategy",
+            "load_policy", "encode", "Decision", "Layout", "layout_for", "first_legal", "STEPS"} <= set(envs.__all__)
+    assert set(envs.__all__) <= set(dir(envs))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        envs.no_such_name  # noqa: B018
+
+
+def test_a_policy_strategy_loads_without_the_rl_extra_or_the_tables():
+    code = ("import sys\n"
+            "sys.modules['pettingzoo'] = sys.modules['gymnasium'] = None  # as if not installed\n"
+            "from welcometo_sim.envs import PolicyStrategy, encode, layout_for\n"
+            "assert PolicyStrategy.__module__ == 'welcometo_sim.games.welcome_to.env.policy'\n"
+            "assert 'pandas' not in sys.modules, 'pandas'\n"
+            "import welcometo_sim.envs as envs\n"
+            "try:\n"
+            "    envs.WelcomeToEnv\n"
+            "except ImportError as exc:\n"
+            "    assert 'needs the rl extra' in str(exc), exc\n"
+            "else:\n"
+            "    raise AssertionError('WelcomeToEnv without pettingzoo')\n")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
