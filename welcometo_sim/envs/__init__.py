@@ -5,8 +5,8 @@
   `ENVIRONMENT`), stepped on the game's State;
 - the names each registered game hands out here (its module's
   `ENV_EXPORTS`, ``name -> "module:attribute"``): its environments, and what
-  a trained policy plays with (for Welcome To: ``SoloEnv``, the observation
-  encoding, ``PolicyStrategy``; see docs/rl.md);
+  a trained policy plays with, such as an observation encoding and a strategy
+  that seats the policy (docs/rl.md lists them; so does ``dir()``);
 - `stepped` (what every game's environment shares) and `state_env` (the
   environment of a game written as a State).
 
@@ -27,7 +27,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any, Iterator
 
-from ..games import game_module, known_games
+from ..games import DEFAULT_GAME, game_module, known_games
 from ..moved_modules import MovedModules, install
 
 GENERIC = ("env", "raw_env")
@@ -35,11 +35,11 @@ GENERIC = ("env", "raw_env")
 
 
 def env(n_players: int = 2, variant: Any = None, render_mode: str | None = None, *,
-        game: str = "welcome-to", players: int | None = None) -> Any:
+        game: str = DEFAULT_GAME, players: int | None = None) -> Any:
     """The PettingZoo AEC environment of `game` for `players` (or `n_players`)
     seats: `variant` is the game's `variant:` mapping as a config writes it
-    (Welcome To also takes a Variant). Every registered game names its
-    environment class (its module's ENVIRONMENT)."""
+    (a game may also take its own variant object). Every registered game
+    names its environment class (its module's ENVIRONMENT)."""
     module_name, _, class_name = game_module(game).ENVIRONMENT.partition(":")
     try:
         environment = getattr(import_module(module_name), class_name)
