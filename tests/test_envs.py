@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,7 @@ from pettingzoo.test import api_test, seed_test
 import welcometo_sim
 from helpers import estates_sheet
 from welcometo_sim.envs import STEPS, DecidingStrategy, PolicyStrategy, SoloEnv, env, layout_for
-from welcometo_sim.envs.encoding import unbounded_observation
+from welcometo_sim.games.welcome_to.env.encoding import unbounded_observation
 from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.games.welcome_to.game import PlayerView, PublicSeat, Seat, play_game, seat_generators
 from welcometo_sim.games.welcome_to.plans import claim_options
@@ -253,7 +255,7 @@ def test_a_policy_plays_in_wtsim_run_deterministically(tmp_path, monkeypatch):
         "games: 3\nseed: 4\nvariant: {advanced: true}\nplayers:\n"
         "  - strategy: mybots.py:Seeded\n"
         "  - strategy: welcometo_sim.envs:PolicyStrategy\n"
-        "    params: {policy: 'welcometo_sim.envs.encoding:first_legal'}\n")
+        "    params: {policy: 'welcometo_sim.games.welcome_to.env.encoding:first_legal'}\n")
     first = welcometo_sim.run(config)
     again = welcometo_sim.run(config)
     assert len(first) == 6 and first.equals(again)
@@ -278,7 +280,7 @@ def test_a_policy_that_cannot_be_loaded_is_one_line(tmp_path):
     with pytest.raises(ValueError, match="^policy 'nowhere:act': cannot load 'nowhere'"):
         PolicyStrategy.check_params({"policy": "nowhere:act"})
     with pytest.raises(ValueError, match="is not a function"):
-        PolicyStrategy.check_params({"policy": "welcometo_sim.envs.encoding:N_OFFERS"})
+        PolicyStrategy.check_params({"policy": "welcometo_sim.games.welcome_to.env.encoding:N_OFFERS"})
 
 
 RL_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -340,13 +342,13 @@ def test_without_the_rl_extra_the_environments_say_which_extra_to_install(monkey
     import sys
 
     import welcometo_sim.envs as envs
-    for module in ("aec", "stepped"):  # the modules that import pettingzoo, imported again
-        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
+    for module in ("welcometo_sim.games.welcome_to.env.aec", "welcometo_sim.envs.stepped"):
+        monkeypatch.delitem(sys.modules, module, raising=False)  # they import pettingzoo: imported again
     monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
     with pytest.raises(ImportError, match=r"needs the rl extra \(pip install 'welcometo-sim\[rl\]'\)"):
         envs.env(2)
-    for module in ("city", "stepped"):
-        monkeypatch.delitem(sys.modules, f"welcometo_sim.envs.{module}", raising=False)
+    for module in ("welcometo_sim.games.shake_that_city.env", "welcometo_sim.envs.stepped"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     with pytest.raises(ImportError, match=r"needs the rl extra"):
         envs.env(2, game="shake-that-city")
 
@@ -400,3 +402,71 @@ def test_every_game_builds_its_environment_the_same_way():
     assert welcome.variant.expert
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make(game="chess")
+
+
+# ------------------------------------------------------------ the package's names
+MOVED_ENV_MODULES = {
+    "welcometo_sim.envs.aec": "welcometo_sim.games.welcome_to.env.aec",
+    "welcometo_sim.envs.encoding": "welcometo_sim.games.welcome_to.env.encoding",
+    "welcometo_sim.envs.policy": "welcometo_sim.games.welcome_to.env.policy",
+    "welcometo_sim.envs.session": "welcometo_sim.games.welcome_to.env.session",
+    "welcometo_sim.envs.solo": "welcometo_sim.games.welcome_to.env.solo",
+    "welcometo_sim.envs.city": "welcometo_sim.games.shake_that_city.env",
+}
+"""The environment modules that moved into their games, by their old names."""
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter (a module warns only when first imported)."""
+    return subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_old_environment_paths_are_the_moved_modules_with_a_deprecation_warning():
+    code = ("import importlib, sys, warnings\n"
+            f"for old, new in {MOVED_ENV_MODULES!r}.items():\n"
+            "    with warnings.catch_warnings(record=True) as caught:\n"
+            "        warnings.simplefilter('always')\n"
+            "        module = importlib.import_module(old)\n"
+            "    assert module is sys.modules[new] and module.__spec__.name == new, old\n"
+            "    assert [(w.category, str(w.message)) for w in caught] == "
+            "[(DeprecationWarning, f'{old} is deprecated: import {new}')], caught\n"
+            "from welcometo_sim.envs import PolicyStrategy, ShakeThatCityEnv, WelcomeToEnv\n"
+            "from welcometo_sim.games.shake_that_city.env import ShakeThatCityEnv as city\n"
+            "from welcometo_sim.games.welcome_to.env.aec import WelcomeToEnv as welcome\n"
+            "from welcometo_sim.games.welcome_to.env.policy import PolicyStrategy as policy\n"
+            "assert WelcomeToEnv is welcome and ShakeThatCityEnv is city and PolicyStrategy is policy\n"
+            "from welcometo_sim.strategy import load_strategy\n"
+            "assert load_strategy('welcometo_sim.envs.policy:PolicyStrategy') is policy\n")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_registered_games_declare_the_moved_modules_and_the_public_names():
+    import welcometo_sim.envs as envs
+    from welcometo_sim.games import GAMES, game_module
+
+    moved = {old: new for name in GAMES for old, new in getattr(game_module(name), "MOVED_MODULES", {}).items()}
+    assert moved == MOVED_ENV_MODULES
+    assert {"env", "raw_env", "WelcomeToEnv", "ShakeThatCityEnv", "SoloEnv", "PolicyStrategy", "DecidingStrategy",
+            "load_policy", "encode", "Decision", "Layout", "layout_for", "first_legal", "STEPS"} <= set(envs.__all__)
+    assert set(envs.__all__) <= set(dir(envs))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        envs.no_such_name  # noqa: B018
+
+
+def test_a_policy_strategy_loads_without_the_rl_extra_or_the_tables():
+    code = ("import sys\n"
+            "sys.modules['pettingzoo'] = sys.modules['gymnasium'] = None  # as if not installed\n"
+            "from welcometo_sim.envs import PolicyStrategy, encode, layout_for\n"
+            "assert PolicyStrategy.__module__ == 'welcometo_sim.games.welcome_to.env.policy'\n"
+            "assert 'pandas' not in sys.modules, 'pandas'\n"
+            "import welcometo_sim.envs as envs\n"
+            "try:\n"
+            "    envs.WelcomeToEnv\n"
+            "except ImportError as exc:\n"
+            "    assert 'needs the rl extra' in str(exc), exc\n"
+            "else:\n"
+            "    raise AssertionError('WelcomeToEnv without pettingzoo')\n")
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr

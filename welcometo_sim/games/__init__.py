@@ -22,7 +22,9 @@ GAMES: dict[str, str] = {
 (``module:Class`` of its PettingZoo AEC environment) and `CAPABILITIES` (a :class:`Capabilities`:
 what the tournament machinery asks a game instead of comparing its name), and, for `wtsim plans`
 and `balance`, `OBJECTIVES` (see welcometo_sim.games.objectives), `sweep_measures` and `OVERRIDE_KEYS` for `wtsim sweep`,
-and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train).
+and, for `wtsim train`, `LEARNING` (``module:object``, see welcometo_sim.learning.train); and,
+for `welcometo_sim.envs`, `ENV_EXPORTS` (the names it hands out for the game -> ``module:attribute``)
+and `MOVED_MODULES` (the deprecated old names of modules that moved into the game -> their new names).
 A game that plays a run's games on a driver of its own (faster, or with strategy calls
 traced for `move_timeout`) provides `play_run_game(spec, index, seed, record, tracer=None)`
 -> `welcometo_sim.sim.chunks.RunGame`, and may provide `prepare_chunk(spec, seeds, start)`;

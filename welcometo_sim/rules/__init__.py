@@ -14,12 +14,7 @@ first is, with a DeprecationWarning naming the new one.
 
 from __future__ import annotations
 
-import importlib
-import importlib.abc
-import importlib.util
-import sys
-import warnings
-from types import ModuleType
+from ..moved_modules import MovedModules, install
 
 _GAME = "welcometo_sim.games.welcome_to"
 
@@ -35,29 +30,4 @@ MOVED: dict[str, str] = {
 """Old module name -> the module it is now."""
 
 
-class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports an old name as the module it moved to. First on `sys.meta_path`,
-    so that a compiled file an older build left in this folder never loads."""
-
-    def __init__(self) -> None:
-        self.specs: dict[str, object] = {}
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname not in MOVED:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec):
-        warnings.warn(f"{spec.name} is deprecated: import {MOVED[spec.name]}", DeprecationWarning, stacklevel=2)
-        module = importlib.import_module(MOVED[spec.name])
-        self.specs[module.__name__] = module.__spec__
-        return module
-
-    def exec_module(self, module: ModuleType) -> None:
-        # The import system has set the module's __spec__ to the old name's:
-        # give the module its own back (it is registered under both names).
-        module.__spec__ = self.specs[module.__name__]
-
-
-if not any(isinstance(finder, MovedModules) for finder in sys.meta_path):
-    sys.meta_path.insert(0, MovedModules())
+install(MovedModules(__name__, MOVED.get), first=True)  # ahead of any compiled file an older build left here

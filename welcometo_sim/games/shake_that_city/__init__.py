@@ -28,7 +28,7 @@ BOOL_COLUMNS = ("family", "construction", "solo", "wild_nights", "won", "qualifi
 COLUMN_DTYPES: dict[str, str] = {c: "str" if c in TEXT_COLUMNS else "bool" if c in BOOL_COLUMNS
                                  else "int64" for c in RESULT_COLUMNS}
 """The pandas dtype of every result column (for tables of many games)."""
-ENVIRONMENT = "welcometo_sim.envs.city:ShakeThatCityEnv"
+ENVIRONMENT = "welcometo_sim.games.shake_that_city.env:ShakeThatCityEnv"
 """The PettingZoo AEC environment (the rl extra)."""
 OBJECTIVES = "welcometo_sim.games.shake_that_city.objectives:OBJECTIVES"
 """The objectives capability (see welcometo_sim.games.objectives), loaded by
@@ -114,3 +114,9 @@ CAPABILITIES = Capabilities(
 __all__ = ["CAPABILITIES", "STRATEGY_LOOKUP", "BUILDINGS", "OBJECTIVES", "ENVIRONMENT", "GameState", "new_state", "sweep_measures", "Board", "CATEGORIES", "COLUMN_DTYPES", "DataError", "GAME_NAME", "GameResult", "Layout",
            "Move", "RESULT_COLUMNS", "ReplayError", "Rules", "STRATEGIES", "Score", "Strategy",
            "StrategyError", "Variant", "load_data", "load_rules", "boards_at", "play_game", "render", "replay", "score"]
+
+
+ENV_EXPORTS: dict[str, str] = {"ShakeThatCityEnv": ENVIRONMENT}
+"""The names `welcometo_sim.envs` hands out for Shake That City (name -> ``module:attribute``)."""
+MOVED_MODULES: dict[str, str] = {"welcometo_sim.envs.city": "welcometo_sim.games.shake_that_city.env"}
+"""The old name of its environment module, deprecated (see welcometo_sim.moved_modules)."""

@@ -6,7 +6,10 @@ The engine, pure Python with no I/O (compiled where a C compiler is at hand):
 `boards`, `variant`, `overrides`, `game` (the steppable `GameState` and the
 driver that asks strategies), `deal_check` and `record_replay` (records
 replayed and checked), and `evaluation/`, the strategy toolkit. `objectives`
-is its city plans for `wtsim plans` and `balance`.
+is its city plans for `wtsim plans` and `balance`; `env/` is the game for
+learning agents (its environments, the observation encoding and the strategy
+that seats a trained policy), whose names `welcometo_sim.envs` hands out
+(`ENV_EXPORTS`).
 
 What the registry (`welcometo_sim.games`, ``"welcome-to"``) reads of a game
 (`load_rules`, `play_game`, `replay`, `render`, `new_state`,
@@ -35,6 +38,26 @@ REGISTERED = frozenset({
 """The registry names read from `REGISTRATION`; `STRATEGIES` is built
 again at every access, as the registration does (installed entry points are
 looked up then)."""
+
+
+_ENV = f"{__name__}.env"
+
+ENV_EXPORTS: dict[str, str] = {
+    "WelcomeToEnv": f"{_ENV}.aec:WelcomeToEnv",
+    "SoloEnv": f"{_ENV}.solo:SoloEnv",
+    **{name: f"{_ENV}.policy:{name}" for name in ("DecidingStrategy", "PolicyStrategy", "load_policy")},
+    **{name: f"{_ENV}.encoding:{name}" for name in ("STEPS", "Decision", "Layout", "encode", "first_legal",
+                                                     "layout_for")},
+}
+"""The names `welcometo_sim.envs` hands out for this game (name ->
+``module:attribute``): its environments (the rl extra), and the encoding and
+strategies a trained policy plays with (numpy only). Defined here, not in
+`REGISTRATION`, which loads the runner's tables (pandas): a strategy that
+seats a policy loads no more than the policy needs."""
+MOVED_MODULES: dict[str, str] = {f"welcometo_sim.envs.{name}": f"{_ENV}.{name}"
+                                 for name in ("aec", "encoding", "policy", "session", "solo")}
+"""The old names of its environment modules, kept importable, deprecated
+(see welcometo_sim.moved_modules)."""
 
 
 def __getattr__(name: str) -> Any:

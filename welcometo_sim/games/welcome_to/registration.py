@@ -31,7 +31,7 @@ RESULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "game")
 """A result row's columns: the runner's table without the game number."""
 COLUMN_DTYPES: dict[str, str] = {c: t for c, t in column_dtypes().items() if c != "game"}
 CATEGORIES: tuple[str, ...] = tuple(SCORE_FIELDS)
-ENVIRONMENT = "welcometo_sim.envs.aec:WelcomeToEnv"
+ENVIRONMENT = "welcometo_sim.games.welcome_to.env.aec:WelcomeToEnv"
 """The PettingZoo AEC environment (the rl extra)."""
 
 

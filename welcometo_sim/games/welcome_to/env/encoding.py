@@ -2,7 +2,7 @@
 vector, an action mask and one fixed-size discrete action space.
 
 The encoding is shared by the environments (:mod:`.aec`, :mod:`.solo`) and by
-:class:`~welcometo_sim.envs.policy.PolicyStrategy`, which seats a policy
+:class:`~.policy.PolicyStrategy`, which seats a policy
 trained on them in ordinary games: an action means the same answer in both.
 The legal answers are always the engine's own option lists (``legal_plays``,
 ``effect_options``, ``claim_options``, ...): the mask only marks which of the
@@ -16,13 +16,13 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..games.welcome_to.data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, POOL, REAL_ESTATE,
+from ..data import (BIS, EFFECTS, LANDSCAPER, MAX_ESTATE_SIZE, MAX_NUMBER, POOL, REAL_ESTATE,
                                      SURVEYOR, TEMP_MODIFIERS, GameData)
-from ..games.welcome_to.boards import EasterState, IceCreamState
-from ..games.welcome_to.effects import Effect, Offer, Play
-from ..games.welcome_to.game import PlayerView
-from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
-from ..games.welcome_to.sheet import Sheet
+from ..boards import EasterState, IceCreamState
+from ..effects import Effect, Offer, Play
+from ..game import PlayerView
+from ..plans import MAX_CLAIM_OPTIONS
+from ..sheet import Sheet
 
 STEPS: tuple[str, ...] = ("roundabout", "play", "effect", "plans", "pass", "reshuffle")
 """The kinds of decision, in the order a seat meets them in a turn (the

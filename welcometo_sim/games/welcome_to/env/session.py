@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.welcome_to.game import CHANCE, GameResult, GameState
-from ..games.welcome_to.plans import PlanClaim, apply_claim, claim_options
-from ..games.welcome_to.variant import Variant
+from ..game import CHANCE, GameResult, GameState
+from ..plans import PlanClaim, apply_claim, claim_options
+from ..variant import Variant
 from .encoding import Decision, encode
 
 

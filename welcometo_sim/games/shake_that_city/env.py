@@ -32,11 +32,11 @@ from typing import Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ..games.contract import CHANCE
-from ..games.shake_that_city import BUILDINGS, Move, load_rules
-from ..games.shake_that_city.game import GameState
-from ..games.shake_that_city.shake import CUBE_NAMES
-from .stepped import SteppedEnv
+from ...envs.stepped import SteppedEnv
+from ..contract import CHANCE
+from . import BUILDINGS, Move, load_rules
+from .game import GameState
+from .shake import CUBE_NAMES
 
 OTHER_SEATS = 3
 

@@ -9,9 +9,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..games.welcome_to.game import GameResult
-from ..games.welcome_to.variant import Variant
-from .stepped import MAX_SEED, action_index
+from ....envs.stepped import MAX_SEED, action_index
+from ..game import GameResult
+from ..variant import Variant
 from .encoding import Decision, layout_for
 from .session import GameSession, SessionOwner
 
@@ -20,7 +20,7 @@ class SoloEnv(SessionOwner, gym.Env):
     """Solo Welcome To (`variant` must be a solo variant; default: base board).
 
     Observation ``{"observation", "action_mask"}`` and Discrete actions as in
-    :class:`~welcometo_sim.envs.aec.WelcomeToEnv`; the reward of a step is the
+    :class:`~.aec.WelcomeToEnv`; the reward of a step is the
     change of score, so an episode's rewards add up to the final score.
     An action outside the mask plays the first legal one and sets
     ``info["illegal_action"]``. After the last step the mask is empty."""

@@ -18,10 +18,10 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from ..games.welcome_to.effects import Effect, Play
-from ..games.welcome_to.game import PlayerView
-from ..games.welcome_to.plans import PlanClaim, apply_claim, claim_options
-from ..strategy import Strategy
+from ....strategy import Strategy
+from ..effects import Effect, Play
+from ..game import PlayerView
+from ..plans import PlanClaim, apply_claim, claim_options
 from .encoding import Decision, encode
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
@@ -93,7 +93,7 @@ class PolicyStrategy(DecidingStrategy):
     mask stops the game with the usual strategy error."""
 
     name: ClassVar[str] = "policy"
-    defaults: ClassVar[dict[str, Any]] = {"policy": "welcometo_sim.envs.encoding:first_legal"}
+    defaults: ClassVar[dict[str, Any]] = {"policy": "welcometo_sim.games.welcome_to.env.encoding:first_legal"}
 
     def __init__(self, rng: np.random.Generator, params: dict[str, Any] | None = None) -> None:
         super().__init__(rng, params)

@@ -14,12 +14,12 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 
-from ..games.welcome_to import load_rules
-from ..games.welcome_to.game import GameResult
-from ..games.welcome_to.variant import Variant
+from ....envs.stepped import SteppedEnv
+from .. import load_rules
+from ..game import GameResult
+from ..variant import Variant
 from .encoding import Decision, layout_for, waiting_observation
 from .session import GameSession
-from .stepped import SteppedEnv
 
 
 class WelcomeToEnv(SteppedEnv):
