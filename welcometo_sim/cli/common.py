@@ -22,7 +22,7 @@ from ..analysis.formatting import RATE_COLUMNS, format_number, row_labels, short
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from ..defaults import random_warning
 from ..games.welcome_to.data import DEFAULT_DATA
-from ..games.welcome_to.record_replay import ReplayError
+from ..games.records import ReplayError
 from ..sim.results import write_atomically
 from ..sim.results import MANIFEST_FILE, ResultsError, output_error, read_small_json
 from ..strategy import StrategyLoadError, builtin_strategies

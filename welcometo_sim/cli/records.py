@@ -11,9 +11,10 @@ from typing import Any, Iterator
 
 import click
 
+from ..games.records import RecordFormatError, ReplayError
 from ..games.records import problems as game_record_problems, record_game, record_index
 from ..games.records import render as render_game_record
-from ..games.welcome_to.record_replay import RecordFormatError, ReplayError, disagreements, replay
+from ..games.welcome_to.record_replay import disagreements, replay
 from ..games.welcome_to.sheet import render_sheet
 from ..sim.results import OutputError
 from ..analysis.formatting import paragraph_width

@@ -1,5 +1,6 @@
 """Records of any game in one records.jsonl: which game a record is of, its game
-number in the run, and the checks and text of `wtsim verify` and `wtsim show`.
+number in the run, the errors of a record that does not replay, and the checks
+and text of `wtsim verify` and `wtsim show`.
 
 Every game's record opens with the same envelope (RECORDS.md §1): `format`
 (which game and which version of its record), `game` (the game number in the
@@ -15,11 +16,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .record_format import RecordFormatError
 from . import GAMES, game_module
 
 FORMAT_PREFIX = "welcometo-sim/"
 FORMAT_KIND = "/game/"
+
+
+class ReplayError(ValueError):
+    """A record that does not replay to what it says. Every game's replay errors
+    derive from it, so that the commands report any game's alike."""
+
+
+class RecordFormatError(ReplayError):
+    """A record not shaped like one of its game (a missing field, a value of
+    the wrong type, another game or version): `wtsim verify` stops on it (exit
+    2) instead of listing it among the records with problems. Every game's
+    format errors derive from it."""
 
 
 def format_game(record_format: Any) -> str | None:
@@ -61,7 +73,7 @@ def numbered(record: Mapping, index: int) -> dict:
 def problems(record: Mapping) -> list[str]:
     """Why a record of another game does not replay to what it says (empty: it
     does). A record not shaped like one of the game raises its RecordFormatError
-    (a games.record_format.RecordFormatError), as a malformed Welcome To record does."""
+    (a :class:`RecordFormatError`), as a malformed Welcome To record does."""
     try:
         game_module(record_game(record)).replay(record)
     except RecordFormatError:
