@@ -105,7 +105,7 @@ CAPABILITIES = Capabilities(
     strategy_class=_strategy_class,
     strategy_params=_strategy_params,
     variant_label=_variant_label,
-    viewer="welcometo_sim.viewer:shake_page",
+    viewer="welcometo_sim.games.shake_that_city.replay_view:shake_view",
     trainable=True,
 )
 """What the machinery asks of Shake That City (see welcometo_sim.games.Capabilities)."""
