@@ -19,8 +19,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..games import DEFAULT_GAME, capabilities
-from ..games.records import record_game
+from ..games import capabilities
+from ..games.records import reading_game
 from ..sim.results import write_atomically
 
 DATA_MARK = "/*GAME-DATA*/null"
@@ -34,7 +34,7 @@ class ViewerError(ValueError):
 def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
     """What the page draws, opening after turn `start` (default: the last), as
     the record's game builds it (its `Capabilities.viewer`, ``module:function``)."""
-    module, _, function = capabilities(record_game(record) or DEFAULT_GAME).viewer.partition(":")
+    module, _, function = capabilities(reading_game(record)).viewer.partition(":")
     return getattr(import_module(module), function)(record, start)
 
 

@@ -1,6 +1,7 @@
-"""Welcome To's page of the HTML replay viewer (`wtsim show --html`): every
-sheet after every turn, the turns' offers and moves, the plans and the final
-breakdown, which :mod:`welcometo_sim.viewer` embeds in its page.
+"""A Welcome To record as `wtsim show` shows it: as text (:func:`record_text`),
+and as the HTML replay viewer's page (`show --html`, :func:`game_view`):
+every sheet after every turn, the turns' offers and moves, the plans and the
+final breakdown, which :mod:`welcometo_sim.viewer` embeds in its page.
 
 Every state is computed by replaying the record with
 :func:`~welcometo_sim.games.welcome_to.record_replay.replay` up to each turn:
@@ -10,14 +11,42 @@ a second implementation of the rules.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Mapping
 
+from ...analysis.formatting import paragraph_width
 from ...viewer import ViewerError, opening_turn
 from .boards import joined
 from .data import GameData
 from .record_replay import ReplayState, final_block, replay, seat_offers
 from .scoring import SCORE_FIELDS, temp_points
-from .sheet import Sheet
+from .sheet import Sheet, render_sheet
+
+
+def record_text(record: dict, turn: int | None = None) -> str:
+    """What `wtsim show` prints of a record: the plans and every seat's sheet
+    after turn `turn` (default: the end), then at the end why the game ended
+    and each seat's rank and score. The replay's RecordFormatError or
+    ReplayError when the record does not replay that far."""
+    state = replay(record, until_turn=turn)
+    plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
+    lines = [_fitted(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}")]
+    for seat, sheet in enumerate(state.sheets):
+        player = record["players"][seat]
+        lines += [f"\nseat {seat}: {player['name']} ({player['strategy']})", render_sheet(sheet)]
+    if turn is None or turn >= record["end"]["turn"]:
+        lines.append(f"\nend after turn {record['end']['turn']}: {', '.join(record['end']['reasons'])}")
+        for entry in record["final"]:
+            parts = " ".join(f"{k}={v}" for k, v in entry["score"].items() if k != "total")
+            lines.append(_fitted(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} "
+                                 f"({parts})"))
+    return "\n".join(lines)
+
+
+def _fitted(line: str) -> str:
+    """A long line wrapped at the output's width (at most 100), continued indented."""
+    return textwrap.fill(line, paragraph_width(), subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)
 
 
 def board_view(sheet: Sheet) -> dict[str, Any]:
