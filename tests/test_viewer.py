@@ -15,7 +15,8 @@ from welcometo_sim.games.welcome_to import load_rules, play_game
 from welcometo_sim.games.welcome_to.boards import joined
 from welcometo_sim.games.welcome_to.record_replay import replay
 from welcometo_sim.games.shake_that_city.game import boards_at
-from welcometo_sim.viewer import ViewerError, game_view, page_view, render_html, write_html
+from welcometo_sim.games.welcome_to.replay_view import game_view
+from welcometo_sim.viewer import ViewerError, page_view, render_html, write_html
 
 
 @lru_cache(maxsize=None)

@@ -21,8 +21,8 @@ from click.shell_completion import CompletionItem
 from ..analysis.formatting import RATE_COLUMNS, format_number, row_labels, short_labels, table_text
 from ..config import MAX_GAMES, MAX_JOBS, MAX_SEED, ConfigError
 from ..defaults import random_warning
-from ..games.welcome_to.data import DEFAULT_DATA
-from ..games.welcome_to.record_replay import ReplayError
+from ..games import game_sweep_keys, known_games
+from ..games.records import ReplayError
 from ..sim.results import write_atomically
 from ..sim.results import MANIFEST_FILE, ResultsError, output_error, read_small_json
 from ..strategy import StrategyLoadError, builtin_strategies
@@ -201,10 +201,6 @@ BUNDLED_CONFIGS = Path("configs")
 repository's `configs/`): completion offers them first."""
 
 
-PLAN_FIELDS = ("points", "estates", "deck")
-"""The fields of a plan that `sweep --set plans.<id>.<field>=...` can change."""
-
-
 def complete_strategy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Registered strategy names (built in or installed) that start with what is typed."""
     return [CompletionItem(name) for name in sorted(builtin_strategies()) if name.startswith(incomplete)]
@@ -219,9 +215,10 @@ def complete_config(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 def complete_plan_setting(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """`plans.<plan id>.<field>=` keys for every plan of every variant, the
-    what-if keys whose plan ids nobody remembers."""
-    keys = (f"plans.{plan.id}.{field}=" for plan in DEFAULT_DATA.all_plans() for field in PLAN_FIELDS)
+    """`KEY=` for the `sweep --set` keys every game lists (its `sweep_keys`;
+    Welcome To: `plans.<plan id>.<field>` for every plan of every variant, the
+    what-if keys whose plan ids nobody remembers)."""
+    keys = (f"{key}=" for name in known_games() for key in game_sweep_keys(name))
     return [CompletionItem(key) for key in keys if key.startswith(incomplete)]
 
 

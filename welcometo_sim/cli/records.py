@@ -1,22 +1,18 @@
 """`wtsim show` and `wtsim verify`: render and check the game records of a
-records.jsonl file."""
+records.jsonl file, each as its game reads it (welcometo_sim.games.records)."""
 
 from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
-from ..games.records import problems as game_record_problems, record_game, record_index
-from ..games.records import render as render_game_record
-from ..games.welcome_to.record_replay import RecordFormatError, ReplayError, disagreements, replay
-from ..games.welcome_to.sheet import render_sheet
+from ..games import records as game_records
+from ..games.records import RecordFormatError, record_index
 from ..sim.results import OutputError
-from ..analysis.formatting import paragraph_width
 from .common import fail
 
 
@@ -92,34 +88,25 @@ def show(records: str, game: int, turn: int | None, as_html: bool, out: str | No
     if as_html:
         _show_html(records, line_no, game, record, turn, out)
         return
-    if record_game(record):
-        _show_other(records, line_no, game, record, turn)
-        return
     try:
-        _show_record(record, turn)
+        click.echo(game_records.text(record, turn))
     except RecordFormatError as exc:
         fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
-    except ReplayError as exc:
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # the game's ReplayError, or a record it cannot read
         fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
-
-
-def _last_turn(record: dict) -> int | None:
-    """The last turn (Welcome To) or round (another game) a record holds, None when it cannot tell."""
-    played = record.get("rounds") if record_game(record) else record.get("turns")
-    return len(played) if isinstance(played, list) else None
 
 
 def _check_turn(record: dict, game: int, turn: int | None) -> None:
     """`show --turn` past the end of the game is one error line for every game
     (there is no board after it to show)."""
-    last = _last_turn(record)
+    last = game_records.last_turn(record)
     if turn is not None and last is not None and turn > last:
         fail(f"--turn {turn}: game {game} has turns 0 to {last}")
 
 
 def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | None, out: str | None) -> None:
     """`show --html`: the viewer page of a record, its path on stdout."""
-    from ..viewer import write_html  # only this option needs the viewer (and Shake That City's replay)
+    from ..viewer import write_html  # only this option needs the viewer (and the game's page data)
 
     target = Path(out) if out is not None else Path(records).parent / f"game-{game}.html"
     try:
@@ -128,39 +115,8 @@ def _show_html(records: str, line_no: int, game: int, record: dict, turn: int | 
         fail(str(exc))
     except RecordFormatError as exc:
         fail(f"{records}:{line_no}: game {game}: malformed record: {exc}")
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        # a Welcome To ReplayError, or another game's record that does not replay
+    except (ValueError, KeyError, TypeError, IndexError) as exc:  # the game's ReplayError, or a record it cannot read
         fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
-
-
-def _show_other(records: str, line_no: int, game: int, record: dict, turn: int | None) -> None:
-    """`show` of another game's record: its boards after round `turn` (default: the end)."""
-    try:
-        click.echo(render_game_record(record, turn))
-    except (ValueError, KeyError, TypeError, IndexError) as exc:
-        fail(f"{records}:{line_no}: game {game}: cannot be replayed: {exc}")
-
-
-def _show_record(record: dict, turn: int | None) -> None:
-    state = replay(record, until_turn=turn)
-    plans = ", ".join(f"n°{p.deck} {p.id} {p.points[0]}/{p.points[1]}" for p in state.plans)
-    click.echo(_fitted(f"game {record['game']} (seed {record.get('seed')}), turn {state.turn}; plans: {plans}"))
-    for seat, sheet in enumerate(state.sheets):
-        player = record["players"][seat]
-        click.echo(f"\nseat {seat}: {player['name']} ({player['strategy']})")
-        click.echo(render_sheet(sheet))
-    if turn is None or turn >= record["end"]["turn"]:
-        click.echo(f"\nend after turn {record['end']['turn']}: {', '.join(record['end']['reasons'])}")
-        for entry in record["final"]:
-            parts = " ".join(f"{k}={v}" for k, v in entry["score"].items() if k != "total")
-            click.echo(_fitted(f"seat {entry['seat']}: rank {entry['rank']}, total {entry['score']['total']} "
-                               f"({parts})"))
-
-
-def _fitted(line: str) -> str:
-    """A long line of `show` wrapped at the output's width (at most 100), continued indented."""
-    return textwrap.fill(line, paragraph_width(), subsequent_indent="    ", break_long_words=False,
-                         break_on_hyphens=False)
 
 
 @click.command(name="verify")
@@ -175,7 +131,7 @@ def verify_cmd(records: str) -> None:
     bad = checked = 0
     for line_no, record in _record_lines(records):
         try:
-            problems = game_record_problems(record) if record_game(record) else disagreements(record)
+            problems = game_records.problems(record)
         except RecordFormatError as exc:
             fail(f"{records}:{line_no}: {_game_label(record)}: malformed record: {exc}")
         checked += 1

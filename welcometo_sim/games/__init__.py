@@ -28,7 +28,12 @@ and `MOVED_MODULES` (the deprecated old names of modules that moved into the gam
 A game that plays a run's games on a driver of its own (faster, or with strategy calls
 traced for `move_timeout`) provides `play_run_game(spec, index, seed, record, tracer=None)`
 -> `welcometo_sim.sim.chunks.RunGame`, and may provide `prepare_chunk(spec, seeds, start)`;
-without them the runner plays each game through `Game.play`."""
+without them the runner plays each game through `Game.play`.
+For `wtsim show` and `verify` (see welcometo_sim.games.records) a module may also give
+`record_problems(record)` (every problem `verify` prints, one line each; default: its
+replay's error), `record_text(record, turn)` (what `show` prints; default: `render`) and
+`record_turns(record)` (the turns or rounds a record holds, which bound `show --turn`),
+and, for the shell completion of `wtsim sweep --set`, `sweep_keys()`."""
 
 DEFAULT_GAME = "welcome-to"
 """The game a config plays when it has no `game:` key."""
@@ -143,7 +148,8 @@ class Game:
         return self._replay(record)
 
     def render(self, record: Mapping, round_: int | None = None) -> str:
-        """A record's boards as text after a round (default: the end), for `show`."""
+        """A record's boards as text after a round (default: the end), which `show`
+        prints unless the game gives a `record_text`."""
         return self._render(record, round_)
 
     @property
@@ -177,6 +183,13 @@ def override_keys(name: Any) -> frozenset[str]:
     if not isinstance(name, str) or name not in GAMES:
         return frozenset()
     return frozenset(getattr(game_module(name), "OVERRIDE_KEYS", ()))
+
+
+def game_sweep_keys(name: str) -> tuple[str, ...]:
+    """The `wtsim sweep --set` keys a shell completes for the game called `name`
+    (its module's `sweep_keys()`; none when it has none)."""
+    listed = getattr(game_module(name), "sweep_keys", None)
+    return () if listed is None else tuple(listed())
 
 
 def game_learning(name: str) -> Any:

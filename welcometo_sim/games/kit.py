@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from .record_format import RecordFormatError
+from .records import RecordFormatError, ReplayError
 from .seeding import seat_generators
 from ..sim.frames import to_frame
 from ..sim.runner import run_chunks
@@ -41,7 +41,7 @@ KIT_COLUMNS = ("seed", "seat", "player", "strategy", "n_players", "total", "rank
 """The result columns every kit game has, before its score categories."""
 
 
-class KitReplayError(ValueError):
+class KitReplayError(ReplayError):
     """A record that does not replay to what it says (its first wrong decision or score)."""
 
 

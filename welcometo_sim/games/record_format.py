@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import records
 from .welcome_to.data import BOARDS, EFFECTS
 from .welcome_to.variant import MAX_PLAYERS
 
@@ -37,11 +38,11 @@ KIND_NAMES = {int: "an integer", bool: "true or false", str: "a string", list: "
 _MISSING = object()
 
 
-class ReplayError(ValueError):
+class ReplayError(records.ReplayError):
     """The record holds an action the rules do not allow, or is malformed."""
 
 
-class RecordFormatError(ReplayError):
+class RecordFormatError(ReplayError, records.RecordFormatError):
     """The record does not follow the game-record format (RECORDS.md §1)."""
 
 

@@ -1,5 +1,6 @@
 """Records of any game in one records.jsonl: which game a record is of, its game
-number in the run, and the checks and text of `wtsim verify` and `wtsim show`.
+number in the run, the errors of a record that does not replay, and the checks
+and text of `wtsim verify` and `wtsim show`.
 
 Every game's record opens with the same envelope (RECORDS.md §1): `format`
 (which game and which version of its record), `game` (the game number in the
@@ -15,11 +16,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .record_format import RecordFormatError
-from . import GAMES, game_module
+from . import DEFAULT_GAME, GAMES, game_module
 
 FORMAT_PREFIX = "welcometo-sim/"
 FORMAT_KIND = "/game/"
+
+
+class ReplayError(ValueError):
+    """A record that does not replay to what it says. Every game's replay errors
+    derive from it, so that the commands report any game's alike."""
+
+
+class RecordFormatError(ReplayError):
+    """A record not shaped like one of its game (a missing field, a value of
+    the wrong type, another game or version): `wtsim verify` stops on it (exit
+    2) instead of listing it among the records with problems. Every game's
+    format errors derive from it."""
 
 
 def format_game(record_format: Any) -> str | None:
@@ -58,12 +70,24 @@ def numbered(record: Mapping, index: int) -> dict:
             **{key: value for key, value in record.items() if key not in ("format", "game")}}
 
 
-def problems(record: Mapping) -> list[str]:
-    """Why a record of another game does not replay to what it says (empty: it
-    does). A record not shaped like one of the game raises its RecordFormatError
-    (a games.record_format.RecordFormatError), as a malformed Welcome To record does."""
+def reading_game(record: Any) -> str:
+    """The registered game that reads `record`: the one it is of, else the
+    default game, whose record names no game (its format check then says what
+    is wrong with anything that is no record)."""
+    return record_game(record) or DEFAULT_GAME
+
+
+def problems(record: Any) -> list[str]:
+    """Why a record does not replay to what it says, one line each (empty: it
+    does), as `wtsim verify` prints them: its game's `record_problems`, or for
+    a game without, its replay's error. A record not shaped like one of its
+    game raises its game's :class:`RecordFormatError`."""
+    module = game_module(reading_game(record))
+    listed = getattr(module, "record_problems", None)
+    if listed is not None:
+        return listed(record)
     try:
-        game_module(record_game(record)).replay(record)
+        module.replay(record)
     except RecordFormatError:
         raise
     except ValueError as exc:
@@ -71,7 +95,17 @@ def problems(record: Mapping) -> list[str]:
     return []
 
 
-def render(record: Mapping, round_: int | None = None) -> str:
-    """The boards of a record of another game after `round_` (default: the end);
-    the game's ReplayError (a ValueError) when the record does not replay."""
-    return game_module(record_game(record)).render(record, round_)
+def text(record: Mapping, turn: int | None = None) -> str:
+    """What `wtsim show` prints of a record after `turn` (default: the end): its
+    game's `record_text`, or for a game without, its `render`. The game's
+    ReplayError (a ValueError) when the record does not replay."""
+    module = game_module(reading_game(record))
+    return getattr(module, "record_text", module.render)(record, turn)
+
+
+def last_turn(record: Mapping) -> int | None:
+    """The last turn (or round) a record holds, as its game's `record_turns`
+    counts them: `wtsim show --turn` goes up to it. None when the game does not
+    say or cannot tell."""
+    count = getattr(game_module(reading_game(record)), "record_turns", None)
+    return None if count is None else count(record)

@@ -1,12 +1,14 @@
-"""An HTML replay viewer of one recorded game (`wtsim show --html`): Welcome To,
-or Shake That City (its boards round by round, see :mod:`.shake`).
+"""An HTML replay viewer of one recorded game (`wtsim show --html`), of any
+registered game.
 
 The page is one self-contained file (inline CSS and JavaScript, no network): it
-draws every player's sheet as the paper sheet looks, with a turn slider and
-arrow keys to step through the game. Every state it draws is computed here, by
-replaying the record with :func:`welcometo_sim.games.welcome_to.record_replay.replay` up to each
-turn, and embedded as JSON: the script only draws, so what the page shows is
-what the replay says, never a second implementation of the rules.
+draws every player's sheet or board as the game shows it, with a turn slider
+and arrow keys to step through the game. What it draws is the record's game's
+page data (`Capabilities.viewer`: Welcome To's sheets turn by turn, Shake That
+City's boards round by round, a kit game's text after every decision),
+computed by the game's own replay and embedded as JSON: the script only draws,
+so what the page shows is what the replay says, never a second implementation
+of the rules.
 """
 
 from __future__ import annotations
@@ -17,174 +19,23 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..games import DEFAULT_GAME, capabilities
-from ..games.records import record_game
-from ..games.welcome_to.boards import joined
-from ..games.welcome_to.data import GameData
-from ..games.welcome_to.record_replay import ReplayState, final_block, replay, seat_offers
-from ..games.welcome_to.scoring import SCORE_FIELDS, temp_points
-from ..games.welcome_to.sheet import Sheet
+from ..games import capabilities
+from ..games.records import reading_game
 from ..sim.results import write_atomically
-from .shake import shake_view
 
 DATA_MARK = "/*GAME-DATA*/null"
 """Where the template takes the game's JSON."""
 
 
 class ViewerError(ValueError):
-    """A record the viewer cannot draw (e.g. of another game than Welcome To)."""
-
-
-def board_view(sheet: Sheet) -> dict[str, Any]:
-    """What a thematic board adds to a sheet's drawing, house by house: the
-    cones and trucks (ice cream), the lit pairs of houses (Christmas), the eggs
-    collected (Easter); empty on the base board."""
-    state = sheet.board
-    if state is None:
-        return {}
-    if hasattr(state, "cones"):
-        return {"cones": [row[:] for row in state.cones], "trucks": state.direction[:],
-                "truck_at": state.position[:], "finished": state.finished[:]}
-    if hasattr(state, "collected"):
-        return {"eggs": [row[:] for row in state.collected], "egg_total": state.total(),
-                "egg_points": state.points(sheet)}
-    return {"lights": [[joined(sheet, street, slot) for slot in range(len(row) - 1)]
-                       for street, row in enumerate(sheet.numbers)],
-            "longest": state.record(sheet)["longest"]}
-
-
-def sheet_view(sheet: Sheet) -> dict[str, Any]:
-    """One sheet as the page draws it: the record's `sheet` block (RECORDS.md
-    §1) plus the plan lines over the houses, the completed estates
-    (street, first house, size) and the board's marks."""
-    view = sheet.to_record()
-    view.pop("board", None)
-    view["plan_use"] = [row[:] for row in sheet.plan_use]
-    view["plan_turns"] = sheet.plan_turns[:]
-    view["plan_points"] = sheet.plan_points[:]
-    view["estates"] = [list(estate) for estate in sheet.completed_estates()]
-    view["board"] = board_view(sheet)
-    return view
-
-
-def state_view(state: ReplayState) -> dict[str, Any]:
-    """Every sheet and the races (plans, temps, ice-cream streets) after a turn."""
-    temps = temp_points([s.temps for s in state.sheets], state.variant.data.temp_rank_points,
-                        state.variant.solo)
-    return {"turn": state.turn, "sheets": [sheet_view(s) for s in state.sheets],
-            "plan_first": state.first_turn[:], "street_race": state.race[:], "temp_points": temps}
-
-
-def _effect_text(effect: Mapping | None) -> str:
-    if effect is None:
-        return "no effect"
-    kind = effect["kind"]
-    if kind == "surveyor":
-        return f"surveyor: fence on street {effect['street']} slot {effect['fence']}"
-    if kind == "real_estate":
-        return f"real estate: estates of {effect['size']}"
-    if kind == "bis":
-        return f"bis: {effect['number']}b on street {effect['street']} house {effect['house']}"
-    return kind.replace("_", " ")
-
-
-def action_text(action: Mapping, offers: list) -> str:
-    """One seat's move in words, e.g. 'took 7 + surveyor: wrote 7 on street 1
-    house 4; surveyor: fence on street 1 slot 4'."""
-    parts = []
-    roundabout = action.get("roundabout")
-    if roundabout:
-        parts.append(f"roundabout on street {roundabout['street']} house {roundabout['house']}")
-    if action["refusal"]:
-        parts.append("refused the permit (no number fitted)")
-    else:
-        offer = next(o for o in offers
-                     if (o.number_from, o.effect_from) == (action["number_from"], action["effect_from"]))
-        written = action["written"]
-        parts.append(f"took {offer.number} + {offer.effect.replace('_', ' ')}: wrote {written['number']} "
-                     f"on street {written['street']} house {written['house']}")
-        if action.get("truck"):
-            parts.append(f"truck drives {action['truck']}")
-        parts.append(_effect_text(action["effect"]))
-    for plan in action["plans"]:
-        parts.append(f"completed plan n°{plan['deck']}")
-    if action.get("reshuffle"):
-        parts.append("asked for the plan reshuffle")
-    return "; ".join(parts)
-
-
-def turn_view(turn: Mapping, state: ReplayState) -> dict[str, Any]:
-    """A recorded turn as the page lists it: events, the offers (or each
-    seat's hand), and what each seat chose, with the chosen cards' indices."""
-    view: dict[str, Any] = {"turn": turn["turn"], "events": list(turn["events"])}
-    if "hands" in turn:
-        view["hands"] = turn["hands"]
-    else:
-        view["offers"] = turn["offers"]
-    view["actions"] = [
-        {"seat": action["seat"], "refusal": action["refusal"], "number_from": action["number_from"],
-         "effect_from": action["effect_from"], "passed": action.get("passed"),
-         "text": action_text(action, seat_offers(turn, action["seat"], state.variant))}
-        for action in turn["actions"]
-    ]
-    return view
-
-
-def _layout(data: GameData) -> dict[str, Any]:
-    """The printed parts of the sheet: street lengths, pool sites and every track."""
-    return {
-        "streets": list(data.street_houses), "pool_houses": [list(p) for p in data.pool_houses],
-        "park_tracks": [list(t) for t in data.park_tracks], "pool_track": list(data.pool_track),
-        "bis_track": list(data.bis_track), "refusal_track": list(data.refusal_track),
-        "roundabout_track": list(data.roundabout_track),
-        "real_estate_tracks": [list(t) for t in data.real_estate_tracks],
-        "temp_boxes": data.temp_boxes, "temp_rank_points": list(data.temp_rank_points),
-        "cones": [[row.get(h, 0) for h in range(n)] for row, n in zip(data.cones, data.street_houses)],
-        "eggs": [[row.get(h, 0) for h in range(n)] for row, n in zip(data.eggs, data.street_houses)],
-        "egg_holes": {str(k): v for k, v in data.egg_holes.items()},
-        "egg_scores": [list(s) for s in data.egg_scores],
-    }
-
-
-def game_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
-    """Everything the page draws, computed by replaying the record: the state
-    after each turn (index 0: the empty sheets), the turns, the plans, the
-    players and the final breakdown; the page opens after turn `start`
-    (default: the last turn, where the sheets and the final breakdown agree). Raises ViewerError for a record of
-    another game, and the replay's RecordFormatError or ReplayError for a
-    record that does not replay."""
-    game = record.get("game") if isinstance(record, Mapping) else None
-    if not isinstance(game, int) or isinstance(game, bool):
-        raise ViewerError(f"the HTML viewer draws Welcome To records only, not a {game!r} record")
-    record = dict(record)
-    turns = [turn["turn"] for turn in record["turns"]]
-    states = [replay(record, until_turn=turn) for turn in [0] + turns]
-    final = states[-1]
-    return {
-        "kind": "welcome-to", "game": game, "seed": str(record.get("seed")),
-        "start": opening_turn(start, turns), "variant": dict(record["variant"]),
-        "players": [dict(p) for p in record["players"]],
-        "plans": [{"deck": p.deck, "id": p.id, "points": list(p.points)} for p in final.plans],
-        "layout": _layout(final.variant.data),
-        "states": [state_view(s) for s in states],
-        "turns": [turn_view(turn, state) for turn, state in zip(record["turns"], states)],
-        "end": dict(record["end"]), "categories": list(SCORE_FIELDS),
-        "final": [{"seat": e["seat"], "rank": e["rank"], "score": e["score"]} for e in final_block(final)],
-    }
+    """A record a game's page cannot draw (e.g. one of another game)."""
 
 
 def page_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
-    """What the page draws, as the record's game builds it (games.Capabilities.viewer):
-    :func:`game_view` of a Welcome To record, the boards round by round of a Shake
-    That City record (:func:`shake_page`)."""
-    module, _, function = capabilities(record_game(record) or DEFAULT_GAME).viewer.partition(":")
+    """What the page draws, opening after turn `start` (default: the last), as
+    the record's game builds it (its `Capabilities.viewer`, ``module:function``)."""
+    module, _, function = capabilities(reading_game(record)).viewer.partition(":")
     return getattr(import_module(module), function)(record, start)
-
-
-def shake_page(record: Mapping, start: int | None = None) -> dict[str, Any]:
-    """The page data of a Shake That City record (:mod:`.shake`), opening after `start`."""
-    view = shake_view(record)
-    return {**view, "start": opening_turn(start, [state["turn"] for state in view["states"]])}
 
 
 def opening_turn(start: int | None, turns: list[int]) -> int:
@@ -206,7 +57,7 @@ def page_json(view: Mapping) -> str:
 
 def render_html(record: Mapping, start: int | None = None) -> str:
     """The self-contained viewer page of one recorded game, opening after turn
-    `start` (see :func:`game_view`)."""
+    `start` (see :func:`page_view`)."""
     view = page_view(record, start)
     title = f"welcometo-sim: game {view['game']} (seed {view['seed']})"
     page = _template().replace("<title></title>", f"<title>{_escape(title)}</title>")

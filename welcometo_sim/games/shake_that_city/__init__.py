@@ -105,7 +105,7 @@ CAPABILITIES = Capabilities(
     strategy_class=_strategy_class,
     strategy_params=_strategy_params,
     variant_label=_variant_label,
-    viewer="welcometo_sim.viewer:shake_page",
+    viewer="welcometo_sim.games.shake_that_city.replay_view:shake_view",
     trainable=True,
 )
 """What the machinery asks of Shake That City (see welcometo_sim.games.Capabilities)."""
@@ -120,3 +120,10 @@ ENV_EXPORTS: dict[str, str] = {"ShakeThatCityEnv": ENVIRONMENT}
 """The names `welcometo_sim.envs` hands out for Shake That City (name -> ``module:attribute``)."""
 MOVED_MODULES: dict[str, str] = {"welcometo_sim.envs.city": "welcometo_sim.games.shake_that_city.env"}
 """The old name of its environment module, deprecated (see welcometo_sim.moved_modules)."""
+
+
+def record_turns(record) -> int | None:
+    """How many rounds a record lists (None when its `rounds` is no list):
+    `wtsim show --turn` takes 0 to this."""
+    rounds = record.get("rounds")
+    return len(rounds) if isinstance(rounds, list) else None

@@ -16,7 +16,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .. import record_format
+from .. import records
 from ..seeding import seat_generators
 from ..contract import CHANCE, StrategyError
 from ..views import read_only
@@ -40,11 +40,11 @@ game's name, `params`, `players` and `strategies` as lists of names, the game
 number in `index`): still read, see :func:`current_form`."""
 
 
-class ReplayError(ValueError):
+class ReplayError(records.ReplayError):
     """A record that does not replay: what is wrong, and where (round, seat)."""
 
 
-class RecordFormatError(ReplayError, record_format.RecordFormatError):
+class RecordFormatError(ReplayError, records.RecordFormatError):
     """A record not shaped like one of this game (not an object, another game
     or version, a missing field or a value of the wrong type): `wtsim verify`
     stops on it as on a malformed Welcome To record (exit 2)."""

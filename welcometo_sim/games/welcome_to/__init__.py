@@ -9,7 +9,8 @@ replayed and checked), and `evaluation/`, the strategy toolkit. `objectives`
 is its city plans for `wtsim plans` and `balance`; `env/` is the game for
 learning agents (its environments, the observation encoding and the strategy
 that seats a trained policy), whose names `welcometo_sim.envs` hands out
-(`ENV_EXPORTS`).
+(`ENV_EXPORTS`); `replay_view` is a record as `wtsim show` shows it (as text,
+and as the replay viewer's page).
 
 What the registry (`welcometo_sim.games`, ``"welcome-to"``) reads of a game
 (`load_rules`, `play_game`, `replay`, `render`, `new_state`,
@@ -19,7 +20,10 @@ What the registry (`welcometo_sim.games`, ``"welcome-to"``) reads of a game
 the config layer, the runner's rows and the strategy loader, which all
 import the engine; were it run by this ``__init__``, which Python runs before
 any engine module, importing one of those first (``import
-welcometo_sim.config``) would import it back half-initialised.
+welcometo_sim.config``) would import it back half-initialised. What `wtsim
+show`, `verify` and `sweep --set` completion read of a game
+(`record_problems`, `record_turns`, `record_text`, `sweep_keys`) is defined
+beside the code it stands on (`ELSEWHERE`) and read from there on first use.
 """
 
 from __future__ import annotations
@@ -59,8 +63,25 @@ MOVED_MODULES: dict[str, str] = {f"welcometo_sim.envs.{name}": f"{_ENV}.{name}"
 """The old names of its environment modules, kept importable, deprecated
 (see welcometo_sim.moved_modules)."""
 
+ELSEWHERE: dict[str, str] = {
+    "record_problems": f"{__name__}.record_replay:disagreements",
+    "record_turns": f"{__name__}.record_replay:record_turns",
+    "record_text": f"{__name__}.replay_view:record_text",
+    "sweep_keys": f"{__name__}.overrides:sweep_keys",
+}
+"""Registry names defined in the module they stand on (name ->
+``module:attribute``), loaded only by the command that asks for them:
+`verify` and `show --turn` stand on the replay, `show`'s text also on the
+printed width of the analysis package, `sweep --set` completion on the data
+tables."""
+
 
 def __getattr__(name: str) -> Any:
+    if name in ELSEWHERE:
+        module, _, attribute = ELSEWHERE[name].partition(":")
+        value = getattr(importlib.import_module(module), attribute)
+        globals()[name] = value
+        return value
     if name not in REGISTERED:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(REGISTRATION), name)
@@ -70,4 +91,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *REGISTERED})
+    return sorted({*globals(), *REGISTERED, *ELSEWHERE})

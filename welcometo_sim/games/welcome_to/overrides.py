@@ -20,8 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...messages import key_label
-from .data import (DECK_COMPOSITION, EFFECTS, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER, GameData,
-                   PlanSpec, build_deck)
+from .data import (DECK_COMPOSITION, DEFAULT_DATA, EFFECTS, MAX_ESTATE_SIZE, MAX_NUMBER, MIN_NUMBER,
+                   GameData, PlanSpec, build_deck)
 
 TRACKS: dict[str, str] = {
     "pool_track": "flat",
@@ -34,6 +34,8 @@ TRACKS: dict[str, str] = {
 }
 OVERRIDE_KEYS = {"plans", "add_plans", "remove_plans", "tracks", "deck"}
 PLAN_FIELDS = {"points", "estates", "deck"}
+SWEPT_PLAN_FIELDS = ("points", "estates", "deck")
+"""A plan's fields in the order `sweep_keys` offers them."""
 NEW_PLAN_FIELDS = {"id", "deck", "estates", "points"}
 MAX_POINTS = 1000
 """Largest value of a plan or track: far above the game's own (at most 36), and
@@ -219,3 +221,10 @@ def apply_overrides(data: GameData, overrides: dict, path: str = "overrides") ->
     if "deck" in overrides:
         updates["deck"] = _deck(_mapping(overrides["deck"], f"{path}.deck"), f"{path}.deck")
     return replace(data, **updates)
+
+
+def sweep_keys() -> list[str]:
+    """The `wtsim sweep --set` keys a shell completes: `plans.<plan id>.<field>`
+    for every plan of every variant, the what-if keys whose plan ids nobody
+    remembers."""
+    return [f"plans.{plan.id}.{field}" for plan in DEFAULT_DATA.all_plans() for field in SWEPT_PLAN_FIELDS]

@@ -264,6 +264,13 @@ def verify(record: dict) -> list[str]:
         return [f"malformed record: {exc}"]
 
 
+def record_turns(record: dict) -> int | None:
+    """How many turns a record lists (None when its `turns` is no list):
+    `wtsim show --turn` takes 0 to this."""
+    turns = record.get("turns")
+    return len(turns) if isinstance(turns, list) else None
+
+
 def disagreements(record: dict) -> list[str]:
     """Differences between the record and its replay (empty: it checks out): an
     illegal action is one problem naming its turn and seat; then the end of

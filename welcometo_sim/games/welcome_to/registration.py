@@ -154,6 +154,6 @@ CAPABILITIES = Capabilities(
     strategy_files=True,
     summary_columns=("end_reason",),
     report_figures=("scores.png", "breakdown.png", "win_rates.png", "plan_completion.png"),
-    viewer="welcometo_sim.viewer:game_view",
+    viewer="welcometo_sim.games.welcome_to.replay_view:game_view",
 )
 """What the machinery asks of Welcome To (see welcometo_sim.games.Capabilities)."""

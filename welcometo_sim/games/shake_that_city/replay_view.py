@@ -1,15 +1,17 @@
-"""The viewer's data for a Shake That City record: each seat's board grid after
-every round, computed by the game's own replay (`boards_at`), the shaken
-pattern and each seat's move per round, and the final scores.
+"""Shake That City's page of the HTML replay viewer (`wtsim show --html`): each
+seat's board grid after every round, computed by the game's own replay
+(`boards_at`), the shaken pattern and each seat's move per round, and the
+final scores, which :mod:`welcometo_sim.viewer` embeds in its page.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..games.shake_that_city.game import GAME_NAME, boards_at, current_form, replay
-from ..games.shake_that_city.scoring import CATEGORIES
-from ..games.shake_that_city.data import LETTERS
+from ...viewer import opening_turn
+from .data import LETTERS
+from .game import GAME_NAME, boards_at, current_form, replay
+from .scoring import CATEGORIES
 
 
 def move_text(move: Any) -> str:
@@ -20,16 +22,18 @@ def move_text(move: Any) -> str:
     return f"{building}{' (wild)' if wild else ''} at row {row}, column {col}"
 
 
-def shake_view(record: Mapping) -> dict[str, Any]:
-    """Everything the page draws for a Shake That City record; the game's
-    ReplayError (a ValueError) when the record does not replay."""
+def shake_view(record: Mapping, start: int | None = None) -> dict[str, Any]:
+    """Everything the page draws for a Shake That City record, opening after
+    round `start` (default: the last); the game's ReplayError (a ValueError)
+    when the record does not replay."""
     result = replay(record)
     record = current_form(record)  # a record of the first form, read under the current envelope's names
     rounds = record["rounds"]
     states = [{"turn": number, "boards": [board.grid() for board in boards_at(record, number)]}
               for number in range(len(rounds) + 1)]
     return {
-        "kind": GAME_NAME, "game": record.get("game"), "seed": str(record.get("seed")), "start": 0,
+        "kind": GAME_NAME, "game": record.get("game"), "seed": str(record.get("seed")),
+        "start": opening_turn(start, [state["turn"] for state in states]),
         "variant": {key: value for key, value in record["variant"].items() if key != "overrides"},
         "players": [{"name": player["name"], "strategy": player["strategy"]} for player in record["players"]],
         "letters": {letter: name for name, letter in LETTERS.items()},
