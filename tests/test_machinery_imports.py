@@ -30,10 +30,6 @@ GAME_OWNED: dict[str, str] = {
 """Modules outside games/ that belong to one game, with why. Everything else
 outside games/ is machinery and imports no game package."""
 
-NOT_YET: frozenset[str] = frozenset()
-"""Machinery modules that still import a game, while they move behind the registry."""
-
-
 def game_packages() -> frozenset[str]:
     """The dotted packages of the registered games."""
     return frozenset(GAMES.values())
@@ -70,14 +66,12 @@ def machinery_files() -> list[Path]:
     return files
 
 
-def violations(skip: frozenset[str] = NOT_YET) -> list[str]:
+def violations() -> list[str]:
     """'path:line: imports module' for every machinery import of a game package."""
     games = game_packages()
     found = []
     for path in machinery_files():
         where = path.relative_to(ROOT).as_posix()
-        if where in skip:
-            continue
         for line, module in imported_modules(path):
             if any(module == game or module.startswith(game + ".") for game in games):
                 found.append(f"{where}:{line}: imports {module}")
@@ -86,11 +80,6 @@ def violations(skip: frozenset[str] = NOT_YET) -> list[str]:
 
 def test_the_machinery_imports_no_game() -> None:
     assert violations() == []
-
-
-def test_not_yet_lists_only_files_that_still_import_a_game() -> None:
-    still = {line.split(":")[0] for line in violations(skip=frozenset())}
-    assert NOT_YET <= still, sorted(NOT_YET - still)
 
 
 def test_game_owned_files_exist() -> None:
