@@ -35,10 +35,10 @@ def game_packages() -> frozenset[str]:
     return frozenset(GAMES.values())
 
 
-def imported_modules(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute dotted module) of every import in the file at `path`,
-    relative imports resolved against its package."""
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def imported_modules(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """(line, absolute dotted module) of every import in the file at `path`
+    (under `root`), relative imports resolved against its package."""
+    parts = path.relative_to(root).with_suffix("").parts
     package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -92,3 +92,12 @@ def test_the_checker_resolves_relative_imports(tmp_path: Path) -> None:
     modules = [module for _, module in imported_modules(probe)]
     assert "welcometo_sim.config" in modules  # `from ..config import RunSpec`
     assert "welcometo_sim.config.RunSpec" in modules
+
+
+def test_the_checker_finds_a_lazy_relative_import_of_a_game(tmp_path: Path) -> None:
+    module = tmp_path / "welcometo_sim" / "sim" / "probe.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("def later():\n    from ..games.welcome_to.game import Game\n    return Game\n")
+    modules = [module for _, module in imported_modules(module, tmp_path)]
+    assert "welcometo_sim.games.welcome_to.game" in modules
+    assert any(m.startswith(game + ".") for m in modules for game in game_packages())
