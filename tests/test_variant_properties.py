@@ -501,7 +501,7 @@ def play_checked(game: Game):
 @pytest.mark.parametrize("name", CONFIG_NAMES)
 def test_bundled_config_variant(name):
     """The bundled configs describe the variant their name says."""
-    variant = spec_of(name).variant
+    variant = spec_of(name).rules.variant
     assert variant.advanced == (name.startswith("advanced"))
     assert variant.expert == ("expert" in name)
     assert variant.solo == (name == "solo")
