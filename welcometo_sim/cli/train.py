@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -14,7 +15,7 @@ from ..config import ConfigError, load_config
 from ..games import game_learning
 from ..learning.model import ModelError
 from ..learning.train import (CHECKPOINT, CURVE, CURVE_PLOT, WEIGHTS, TrainingError, TrainingState, TrainSettings,
-                              load_state, new_state, train)
+                              init_setting, initial_weights, load_state, new_state, train)
 from ..messages import shown
 from .common import complete_config, fail, notice, output_folder
 
@@ -121,14 +122,17 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
               help="Who the learner meets in the learning curve's games (two players or more): a built-in "
                    "strategy, or 'self' for self-play (a mirror: every race tied).  [default: the game's "
                    "strongest hand-made player: Welcome To heuristic, Shake That City lookahead]")
+@click.option("--init", "init", type=click.Path(dir_okay=False), default=None, metavar="MODEL",
+              help="Start from this model's weights (a weights.npz of the same game and feature layout) instead "
+                   "of zero: a model for one family (a board, the advanced rules) trained on from the base model.")
 @click.option("--resume", is_flag=True,
               help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
                    "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
-                  step_sizes: str, eval_every: int, eval_games: int, opponents: str, eval_opponent: str, resume: bool,
-                  quiet: bool) -> None:
+                  step_sizes: str, eval_every: int, eval_games: int, opponents: str, eval_opponent: str,
+                  init: str | None, resume: bool, quiet: bool) -> None:
     """Train a `learned` model by self-play on CONFIG's variant and player count.
 
     Every seat plays `learned` on the weights being trained (with --opponents,
@@ -162,6 +166,9 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                 if (spec.game != state.settings.game or _variant_record(spec) != state.settings.variant
                         or len(spec.players) != state.settings.players):
                     fail(f"--resume: {config} is not the variant and player count {folder} was trained on")
+            if init is not None and init != state.settings.init_path:
+                fail(f"--init {init}: {folder} was trained from "
+                     f"{state.settings.init_path or 'zero weights'}; a resume keeps where it started")
             state = state.with_rates_after(steps)
         else:
             if (folder / CHECKPOINT).exists():
@@ -174,6 +181,8 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                      eval_every=eval_every, eval_games=eval_games,
                                      opponents=_opponents(opponents), game=spec.game, step_sizes=step_sizes,
                                      eval_opponent=eval_opponent or learning.default_eval_opponent)
+            if init is not None:
+                settings = replace(settings, init=init_setting(init, initial_weights(settings, init)))
             state = new_state(settings)
             state.config = config or ""
     except (TrainingError, ConfigError) as exc:

@@ -43,6 +43,7 @@ is read with its sizes and fields checked before use (`load_state`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
@@ -123,6 +124,17 @@ class TrainSettings:
     """"fixed": every weight learns at the rate (and `rate_after`'s steps);
     "coherence": each weight's own rate scales it (temporal coherence, see
     `learn_from_traces`)."""
+    init: str = ""
+    """The model file whose weights the training starts from, as
+    ``PATH#sha256=DIGEST`` (the digest of its weights, so that the setting names
+    the numbers, not only the file); "" starts from zero. A model of one
+    family (a thematic board, the advanced rules) is trained on from the base
+    model instead of from nothing."""
+
+    @property
+    def init_path(self) -> str:
+        """The path part of `init` ("" when the training starts from zero)."""
+        return self.init.rpartition("#sha256=")[0] if self.init else ""
 
     @property
     def learning(self):
@@ -223,6 +235,8 @@ class TrainingState:
             words += ["--eval-opponent", s.eval_opponent]
         if s.step_sizes != "fixed":
             words += ["--step-sizes", s.step_sizes]
+        if s.init:
+            words += ["--init", s.init_path]
         for start, rate in s.rate_after:
             words += ["--rate-after", f"{start}:{rate:g}"]
         return " ".join(words)
@@ -351,8 +365,37 @@ def evaluate(weights: np.ndarray, settings: TrainSettings, seeds: list[int],
 
 # --------------------------------------------------------------- training
 def new_state(settings: TrainSettings) -> TrainingState:
+    """A training at game 0: zero weights, or `settings.init`'s."""
     settings.check()
-    return TrainingState(settings, np.zeros(state_size(settings), dtype=np.float64))
+    weights = np.zeros(state_size(settings), dtype=np.float64)
+    if settings.init:
+        start = initial_weights(settings, settings.init_path)
+        if init_setting(settings.init_path, start) != settings.init:
+            raise TrainingError(f"--init {settings.init_path}: its weights are not the ones this training "
+                                f"started from ({settings.init})")
+        weights[:len(start)] = start
+    return TrainingState(settings, weights)
+
+
+def initial_weights(settings: TrainSettings, path: str) -> np.ndarray:
+    """The weights of the model file at `path`, checked to fit the training's
+    game, variant and feature layout (a TrainingError names the problem)."""
+    try:
+        weights = np.asarray(settings.learning.initial_weights(path, settings), dtype=np.float64)
+    except (OSError, ValueError) as exc:  # ModelError and the games' model-file errors are ValueErrors
+        raise TrainingError(f"--init {path}: {exc}") from None
+    size = settings.learning.size(settings)
+    if weights.shape != (size,):
+        raise TrainingError(f"--init {path}: {len(weights)} weights, where this variant's feature layout has {size}")
+    if not finite_weights(weights):
+        raise TrainingError(f"--init {path}: its weights are not all finite")
+    return weights
+
+
+def init_setting(path: str, weights: np.ndarray) -> str:
+    """`TrainSettings.init` for the model file at `path` with these weights."""
+    digest = hashlib.sha256(np.ascontiguousarray(weights, dtype=np.float64).tobytes()).hexdigest()
+    return f"{path}#sha256={digest}"
 
 
 def train(state: TrainingState, *, games: int | None, seconds: float | None, jobs: int,
@@ -635,7 +678,7 @@ def _state_from(saved: object) -> TrainingState:
     if not isinstance(opponents, list) or not all(isinstance(name, str) for name in opponents):
         raise TrainingError("settings.opponents: must be a list of strategy names")
     fields["opponents"] = tuple(opponents)
-    for name in ("game", "step_sizes"):
+    for name in ("game", "step_sizes", "init"):
         if not isinstance(fields.get(name, ""), str):
             raise TrainingError(f"settings.{name}: must be a text")
     steps = fields.get("rate_after", [])

@@ -71,6 +71,15 @@ class ShakeThatCityLearning:
             out.append(EvaluationRow(self._play(seats, seed, rules), rules.data.rounds, False))
         return out
 
+    def initial_weights(self, path: str, settings: TrainSettings) -> np.ndarray:
+        """The weights of a `learned` model file, which must be made for this variant's board."""
+        model = LearnedModel.load(path)
+        rules = _rules_of(settings)
+        if (model.layout.rows, model.layout.cols) != (rules.data.rows, rules.data.cols):
+            raise ModelFileError(f"made for a {model.layout.rows}x{model.layout.cols} board, "
+                                 f"not this variant's {rules.data.rows}x{rules.data.cols}")
+        return np.asarray(model.weights, dtype=np.float64)
+
     def save(self, path, settings: TrainSettings, weights: np.ndarray, meta: dict) -> None:
         rules = _rules_of(settings)
         try:

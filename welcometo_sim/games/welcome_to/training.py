@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...learning.features import Layout
-from ...learning.model import ValueModel, layout_for
+from ...learning.model import ModelError, ValueModel, layout_for
 from ...learning.train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
 from ...strategies.learned import LearnedStrategy
 from ...strategy import builtin_strategies, parse_strategy
@@ -96,6 +96,16 @@ class WelcomeToLearning:
             out.append(EvaluationRow([float(s["total"]) for s in result.scores], result.turns,
                                      "refusals" in result.end_reasons))
         return out
+
+    def initial_weights(self, path: str, settings: TrainSettings) -> np.ndarray:
+        """The weights of a `learned` model file, which must be made for this variant's sheet."""
+        model = ValueModel.load(path)
+        layout = _layout(settings)
+        if model.layout != layout:
+            raise ModelError(f"made for another feature layout (streets of {model.layout.street_houses} houses, "
+                             f"{len(model.layout.plan_ids)} plans) than this variant's (streets of "
+                             f"{layout.street_houses} houses, {len(layout.plan_ids)} plans)")
+        return np.asarray(model.weights, dtype=np.float64)
 
     def save(self, path, settings: TrainSettings, weights: np.ndarray, meta: dict) -> None:
         meta = {**meta, "family": "solo" if settings.variant.get("solo") else "base"}
