@@ -20,13 +20,15 @@ decision to the next, so a decision allocates only the arrays it returns
 much as the feature loops).
 """
 
+from libc.math cimport isnan
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 import numpy as np
 
-from ..learning.features import _estate_values, _needs, static_rows
+from ..games.welcome_to.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
+from ..learning.features import _estate_values, _needs, phase_of, static_rows, window_phase_of
 
 ctypedef int64_t i64
 ctypedef unsigned char u8
@@ -40,6 +42,11 @@ cdef enum:
     USE_POOL = 4
     USE_BIS = 5
 
+cdef dict KIND_CODES = {SURVEYOR: USE_FENCE, REAL_ESTATE: USE_ESTATE, LANDSCAPER: USE_PARK, POOL: USE_POOL,
+                        BIS: USE_BIS}
+"""The effect use code of each offer's effect (evaluator.py's `_KIND_CODE`;
+any other effect, the temp agency, has none)."""
+
 # variant spec columns, as in evaluator.py
 cdef enum:
     STREET = 0
@@ -51,6 +58,48 @@ cdef enum:
     BIS_HOUSE = 6
     BIS_NUMBER = 7
     SPEC = 8
+
+# A sheet image: what a native game hands a decision of one of its seats
+# (`Decider.native_choice`), int64 values. Each street of the layout comes
+# first: its house numbers (-1: none; `width` values, the street's own
+# houses first), then IMAGE_STREET fields; after the streets, the sheet's
+# counters and the decision's context, IMAGE_SHEET fields.
+cdef enum:
+    IMAGE_HOUSES = 0        # the street's houses
+    IMAGE_ROUNDABOUTS = 1   # bit h: house h is a roundabout
+    IMAGE_BIS = 2           # bit h: house h holds a bis
+    IMAGE_FENCES = 3        # bit h: a fence between houses h and h + 1
+    IMAGE_POOLS = 4         # bit h: house h's pool is built
+    IMAGE_LINES = 5         # bit h: a plan's line covers house h
+    IMAGE_FENCE_SLOTS = 6   # bit h: a fence may go between houses h and h + 1 (Sheet.fence_mask)
+    IMAGE_PARKS = 7         # parks crossed
+    IMAGE_STREET = 8
+    IMAGE_ESTATES = 0       # six values: boxes crossed in each real-estate column
+    IMAGE_TEMPS = 6         # temp boxes crossed
+    IMAGE_BIS_CROSSED = 7   # bis boxes crossed
+    IMAGE_REFUSALS = 8      # refusals crossed
+    IMAGE_ROUNDABOUTS_BUILT = 9
+    IMAGE_PLAN_POINTS = 10  # sum(sheet.plan_points)
+    IMAGE_TURN = 11         # the context's turn: the game's turn + 1
+    IMAGE_OPPONENT_TEMPS = 12     # the most temps of an opponent as the turn began (5 without opponents)
+    IMAGE_OPPONENT_REFUSALS = 13  # the most refusals of an opponent as the turn began (0 without)
+    IMAGE_PLAN_DONE = 14    # MAX_DECKS values: 1 where this sheet completed the plan of that deck
+    IMAGE_PLAN_HIGH = 22    # MAX_DECKS values: 1 where nobody had completed it as the turn began
+    IMAGE_SHEET = 30
+
+SHEET_IMAGE = {
+    "street": {"houses": IMAGE_HOUSES, "roundabouts": IMAGE_ROUNDABOUTS, "bis": IMAGE_BIS, "fences": IMAGE_FENCES,
+               "pools": IMAGE_POOLS, "lines": IMAGE_LINES, "fence_slots": IMAGE_FENCE_SLOTS, "parks": IMAGE_PARKS,
+               "size": IMAGE_STREET},
+    "sheet": {"estates": IMAGE_ESTATES, "temps": IMAGE_TEMPS, "bis": IMAGE_BIS_CROSSED, "refusals": IMAGE_REFUSALS,
+              "roundabouts": IMAGE_ROUNDABOUTS_BUILT, "plan_points": IMAGE_PLAN_POINTS, "turn": IMAGE_TURN,
+              "opponent_temps": IMAGE_OPPONENT_TEMPS, "opponent_refusals": IMAGE_OPPONENT_REFUSALS,
+              "plan_done": IMAGE_PLAN_DONE, "plan_high": IMAGE_PLAN_HIGH, "size": IMAGE_SHEET},
+    "plan_decks": MAX_DECKS,
+}
+"""The offsets of a sheet image's fields (the IMAGE_ constants above): in a
+street, after its `width` numbers; in the sheet's part, after the streets.
+A native game writes its images with these."""
 
 # features.py constants
 cdef enum:
@@ -356,7 +405,9 @@ cdef class _Sheet:
     features.sheet_rows pads them (a padded house is a roundabout behind a
     fence), the layout's per-street tables (set once), the data's pool
     houses and park points (set when the data changes), and what the
-    effects may do (fence slots, estate columns, parks, pools)."""
+    effects may do (fence slots, estate columns, parks, pools). Read from a
+    Python `Sheet` (`_read_sheet`) or from a `NativeSheet`
+    (`_read_native_sheet`): the same fields either way."""
 
     cdef i64 numbers[MAX_STREETS][MAX_WIDTH]
     cdef u8 rounds[MAX_STREETS][MAX_WIDTH]
@@ -373,6 +424,11 @@ cdef class _Sheet:
     cdef i64 sizes[6]
     cdef i64 real_estate[6]
     cdef Py_ssize_t n_sizes, n_streets, width, n_slots
+    cdef i64 temps, n_bis          # the sheet's temp and bis boxes crossed
+    cdef i64 temp_boxes, max_bis   # the data's track lengths
+    cdef i64 park_limit[MAX_STREETS]  # parks a street can cross
+    cdef i64 estate_limit[6]          # boxes a real-estate column can cross
+    cdef Py_ssize_t layout_streets
     cdef i64 window_base[MAX_STREETS][MAX_WIDTH]
     cdef i64 window_count[MAX_STREETS]
     cdef i64 gap_base[MAX_STREETS]
@@ -389,7 +445,7 @@ cdef int _set_layout(_Sheet out, layout) except -1:
     cdef const i64[:, ::1] window_base = layout.window_base
     cdef const i64[::1] window_count = layout.window_count, gap_base = layout.gap_base
     cdef const i64[::1] run_base = layout.run_base, park_base = layout.park_base
-    out.width = width
+    out.width, out.layout_streets = width, n_streets
     for s in range(n_streets):
         for h in range(window_base.shape[1]):
             out.window_base[s][h] = window_base[s, h]
@@ -414,6 +470,11 @@ cdef int _set_data(_Sheet out, data) except -1:
             out.pool_house[s][h] = pool_here[s, h]
         for h in range(MAX_PARKS):
             out.park_points[s][h] = park_track[s, h]
+    out.temp_boxes, out.max_bis = data.temp_boxes, data.max_bis
+    for s, track in enumerate(data.park_tracks[:MAX_STREETS]):
+        out.park_limit[s] = len(track) - 1
+    for s, track in enumerate(data.real_estate_tracks[:6]):
+        out.estate_limit[s] = len(track) - 1
     return 0
 
 
@@ -458,6 +519,49 @@ cdef int _read_sheet(_Sheet out, sheet, data) except -1:
             out.n_sizes += 1
     for s in range(len(sheet.real_estate), 6):
         out.real_estate[s] = 0
+    out.temps, out.n_bis = sheet.temps, sheet.n_bis
+    return 0
+
+
+cdef int _read_image(_Sheet out, const i64* image) except -1:
+    """`_read_sheet` of a sheet image (`SHEET_IMAGE`): the same fields."""
+    cdef Py_ssize_t s, h, n, width = out.width, n_streets = out.layout_streets
+    cdef const i64* street
+    cdef const i64* counters = image + n_streets * (width + IMAGE_STREET)
+    cdef i64 mask
+    out.n_streets, out.n_slots = n_streets, 0
+    for s in range(n_streets):
+        street = image + s * (width + IMAGE_STREET)
+        n = street[width + IMAGE_HOUSES]
+        if not 0 < n <= width:
+            raise ValueError(f"a sheet image street of {n} houses, in a layout of {width}")
+        for h in range(width):
+            if h < n:
+                out.numbers[s][h] = street[h]
+                out.rounds[s][h] = (street[width + IMAGE_ROUNDABOUTS] >> h) & 1
+                out.bis[s][h] = (street[width + IMAGE_BIS] >> h) & 1
+                out.pools[s][h] = (street[width + IMAGE_POOLS] >> h) & 1
+                out.used[s][h] = (street[width + IMAGE_LINES] >> h) & 1
+            else:
+                out.numbers[s][h] = -1
+                out.rounds[s][h] = 1
+                out.bis[s][h] = out.pools[s][h] = out.used[s][h] = 0
+            out.pool_open[s][h] = out.pool_house[s][h] and not out.pools[s][h]
+            out.fences[s][h] = ((street[width + IMAGE_FENCES] >> h) & 1) if h < n - 1 else 1
+        out.parks[s] = street[width + IMAGE_PARKS]
+        out.can_park[s] = out.parks[s] < out.park_limit[s]
+        mask = street[width + IMAGE_FENCE_SLOTS]
+        out.fence_masks[s] = mask
+        while mask:
+            mask &= mask - 1
+            out.n_slots += 1
+    out.n_sizes = 0
+    for s in range(6):
+        out.real_estate[s] = counters[IMAGE_ESTATES + s]
+        if out.real_estate[s] < out.estate_limit[s]:
+            out.sizes[out.n_sizes] = s
+            out.n_sizes += 1
+    out.temps, out.n_bis = counters[IMAGE_TEMPS], counters[IMAGE_BIS_CROSSED]
     return 0
 
 
@@ -597,20 +701,29 @@ cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_p
 # ------------------------------------------------------------- whole sheet
 cdef class _Globals:
     """What global_features needs of a decision's context, typed: the table
-    offsets (set once), the game's tracks (set when the data changes), the
-    context's scalars and each plan deck's rule (set every decision)."""
+    offsets (set once), the game's tracks (set when the data changes), each
+    plan deck's rule (set when the plans change: every decision of a Python
+    player, once per game of a native one), and the context's scalars and
+    each plan's status (set every decision)."""
 
     cdef i64 estate, pools, temps, bis, bias, refusals, roundabouts, plans
     cdef i64 refusals_column, refused_column, roundabouts_column
     cdef i64 phase, opponent_temps, constant, refused_constant
     cdef const i64[:, ::1] estate_values
-    cdef const i64[::1] pool_track, bis_track
+    cdef const i64[::1] pool_track, bis_track, roundabout_track, refusal_track
+    cdef i64 max_refusals
+    # each plan deck's rule
+    cdef Py_ssize_t decks
+    cdef i64 plan_column[MAX_DECKS]   # the plan's index in the layout (-1: a plan the model does not know)
+    cdef u8 plan_estates[MAX_DECKS]   # it counts estates
+    cdef i64 plan_need[MAX_DECKS][6]  # estates needed per size
+    cdef i64 plan_total[MAX_DECKS]    # estates the plan needs in all (-1: filtered estates, no points here)
+    cdef i64 plan_value[MAX_DECKS][2] # its high and low value
+    # each plan deck's status in this decision
     cdef i64 plan_start[MAX_DECKS]    # index of the plan column (all of it unless it counts estates)
     cdef u8 plan_counts[MAX_DECKS]    # 1: start + covered * 7 + reachable
-    cdef i64 plan_need[MAX_DECKS][6]  # estates needed per size
     cdef i64 plan_needed[MAX_DECKS]   # estates the plan needs in all (-1: no points to claim here)
     cdef i64 plan_points[MAX_DECKS]   # points when covered
-    cdef Py_ssize_t decks
 
 
 cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate, i64 temps, i64 n_bis,
@@ -657,58 +770,99 @@ cdef int _set_offsets(_Globals g, layout) except -1:
 
 
 cdef int _set_tracks(_Globals g, data) except -1:
-    """The data's estate values and pool and bis tracks, when a decision's
-    data is not the previous decision's."""
+    """The data's estate values and pool, bis, roundabout and refusal tracks,
+    when a decision's data is not the previous decision's."""
     g.estate_values = _estate_values(data)
     g.pool_track = np.array(data.pool_track, dtype=np.int64)
     g.bis_track = np.array(data.bis_track, dtype=np.int64)
+    g.roundabout_track = np.array(data.roundabout_track, dtype=np.int64)
+    g.refusal_track = np.array(data.refusal_track, dtype=np.int64)
+    g.max_refusals = data.max_refusals
     return 0
 
 
-cdef int _set_context(_Globals g, layout, context, bint refusal, i64 phase) except -1:
-    """The typed form of a decision's SheetContext (and, with `refusal`, of its refusal's, one refusal more)."""
+cdef int _set_plans(_Globals g, layout, plans) except -1:
+    """Each plan deck's rule: its column in the layout, and for a plan of
+    estates the estates it needs and its values."""
     cdef Py_ssize_t deck, size
-    data = context.data
-    g.phase = phase
-    g.roundabouts_column = g.roundabouts + phase * 3 + min(context.roundabouts, 2)
-    g.opponent_temps = context.opponent_temps
-    roundabout_points = data.roundabout_track[min(context.roundabouts, len(data.roundabout_track) - 1)]
-    refusal_track = data.refusal_track
-    g.refusals_column = g.refusals + (phase * 4 + min(context.refusals, 3)) * 4 + min(context.opponent_refusals, 3)
-    g.constant = context.plan_points - roundabout_points - refusal_track[min(context.refusals,
-                                                                              len(refusal_track) - 1)]
-    if refusal:  # the context one refusal on (features.context_of(view, 1)): only the count changes
-        refused = min(context.refusals + 1, data.max_refusals)
-        g.refused_column = g.refusals + (phase * 4 + min(refused, 3)) * 4 + min(context.opponent_refusals, 3)
-        g.refused_constant = (context.plan_points - roundabout_points
-                              - refusal_track[min(refused, len(refusal_track) - 1)])
-    plans = context.plans
     g.decks = len(plans)
     if g.decks > MAX_DECKS:
         raise ValueError(f"the native decision takes at most {MAX_DECKS} plan decks, not {g.decks}")
     plan_index_of = layout.plan_index
     for deck in range(g.decks):
         spec = plans[deck]
-        g.plan_start[deck], g.plan_counts[deck], g.plan_needed[deck], g.plan_points[deck] = 0, 0, -1, 0
+        plan_index = plan_index_of.get(spec.id)
+        g.plan_column[deck] = -1 if plan_index is None else plan_index
+        g.plan_estates[deck] = spec.kind == "estates"
+        g.plan_total[deck] = -1
+        g.plan_value[deck][0], g.plan_value[deck][1] = 0, 0
         for size in range(6):
             g.plan_need[deck][size] = 0
-        plan_index = plan_index_of.get(spec.id)
-        if plan_index is None:
+        if plan_index is None or not g.plan_estates[deck]:
             continue
-        if context.plan_done[deck]:
-            g.plan_start[deck] = g.plans + plan_index * PLAN_STATUS * PLAN_PROGRESS
-            continue
-        status = 1 if context.plan_high[deck] else 2
-        g.plan_start[deck] = g.plans + (plan_index * PLAN_STATUS + status) * PLAN_PROGRESS
-        if spec.kind != "estates":
-            continue
-        g.plan_counts[deck] = 1
         need = _needs(spec.estates)
         for size in range(6):
             g.plan_need[deck][size] = need[0, size]
         if not spec.estate_filter:
-            g.plan_needed[deck] = len(spec.estates)
-            g.plan_points[deck] = spec.points[0] if context.plan_high[deck] else spec.points[1]
+            g.plan_total[deck] = len(spec.estates)
+            g.plan_value[deck][0], g.plan_value[deck][1] = spec.points[0], spec.points[1]
+    return 0
+
+
+cdef void _set_status(_Globals g, const u8* done, const u8* high) noexcept:
+    """Each plan deck's status: completed by this sheet (`done`), or open at
+    its high or low value (`high`)."""
+    cdef Py_ssize_t deck
+    cdef i64 status
+    for deck in range(g.decks):
+        g.plan_start[deck], g.plan_counts[deck], g.plan_needed[deck], g.plan_points[deck] = 0, 0, -1, 0
+        if g.plan_column[deck] < 0:
+            continue
+        if done[deck]:
+            g.plan_start[deck] = g.plans + g.plan_column[deck] * PLAN_STATUS * PLAN_PROGRESS
+            continue
+        status = 1 if high[deck] else 2
+        g.plan_start[deck] = g.plans + (g.plan_column[deck] * PLAN_STATUS + status) * PLAN_PROGRESS
+        if not g.plan_estates[deck]:
+            continue
+        g.plan_counts[deck] = 1
+        if g.plan_total[deck] >= 0:
+            g.plan_needed[deck] = g.plan_total[deck]
+            g.plan_points[deck] = g.plan_value[deck][0] if high[deck] else g.plan_value[deck][1]
+
+
+cdef void _set_scalars(_Globals g, i64 roundabouts, i64 refusals, i64 opponent_temps, i64 opponent_refusals,
+                       i64 plan_points, bint refusal, i64 phase) noexcept:
+    """The context's scalars (a SheetContext's, with the data's tracks set by
+    `_set_tracks`) and, with `refusal`, those of its refusal, one refusal
+    more (features.context_of(view, 1): only the count changes)."""
+    cdef i64 roundabout_points, refused
+    g.phase = phase
+    g.roundabouts_column = g.roundabouts + phase * 3 + imin(roundabouts, 2)
+    g.opponent_temps = opponent_temps
+    roundabout_points = g.roundabout_track[imin(roundabouts, g.roundabout_track.shape[0] - 1)]
+    g.refusals_column = g.refusals + (phase * 4 + imin(refusals, 3)) * 4 + imin(opponent_refusals, 3)
+    g.constant = plan_points - roundabout_points - g.refusal_track[imin(refusals, g.refusal_track.shape[0] - 1)]
+    if refusal:
+        refused = imin(refusals + 1, g.max_refusals)
+        g.refused_column = g.refusals + (phase * 4 + imin(refused, 3)) * 4 + imin(opponent_refusals, 3)
+        g.refused_constant = (plan_points - roundabout_points
+                              - g.refusal_track[imin(refused, g.refusal_track.shape[0] - 1)])
+
+
+cdef int _set_context(_Globals g, layout, context, bint refusal, i64 phase) except -1:
+    """The typed form of a decision's SheetContext (its data is the sheet's,
+    whose tracks `_set_tracks` has read) and, with `refusal`, of its
+    refusal's."""
+    cdef Py_ssize_t deck
+    cdef u8 done[MAX_DECKS]
+    cdef u8 high[MAX_DECKS]
+    _set_plans(g, layout, context.plans)
+    for deck in range(g.decks):
+        done[deck], high[deck] = bool(context.plan_done[deck]), bool(context.plan_high[deck])
+    _set_status(g, done, high)
+    _set_scalars(g, context.roundabouts, context.refusals, context.opponent_temps, context.opponent_refusals,
+                 context.plan_points, refusal, phase)
     return 0
 
 
@@ -724,11 +878,15 @@ cdef object _copied(const i64* source, Py_ssize_t rows, Py_ssize_t columns):
 
 cdef class Decider:
     """Evaluator.decision in typed code for one layout: made once per
-    evaluator, it keeps the layout's tables, the last game data's tracks and
-    its working arrays from one decision to the next."""
+    evaluator (or per native game: `prepare_game`), it keeps the layout's
+    tables, the last game data's tracks and its working arrays from one
+    decision to the next."""
 
     cdef readonly object layout
     cdef object data, weights_object
+    cdef object native_plans
+    """The plans `prepare_game` set for native decisions (None once a Python
+    decision has set others)."""
     cdef const double[::1] weights
     cdef _Sheet sheet
     cdef _Globals globals
@@ -744,6 +902,7 @@ cdef class Decider:
         self.layout = layout
         self.data = None
         self.weights_object = None
+        self.native_plans = None
         self.sheet = _Sheet()
         _set_layout(self.sheet, layout)
         self.globals = _Globals()
@@ -836,23 +995,87 @@ cdef class Decider:
                 best = values[c]
         return best
 
-    cdef int _compute(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
-                      i64 phase, i64 window_phase) except -1:
-        """One decision's candidates, features and values into the working
-        arrays (`out`, `features`, `global_idx`, `values`; sizes in `n_rows`,
-        `n_features`, `n_global`)."""
-        self.decisions += 1
+    # -------------------------------------------------------- native players
+    @property
+    def image_size(self):
+        """How many values a sheet image (`SHEET_IMAGE`) of this layout holds."""
+        return self.sheet.layout_streets * (self.sheet.width + IMAGE_STREET) + IMAGE_SHEET
+
+    def prepare_native(self, weights, data, tuple plans):
+        """Make this Decider ready for the native decisions of one game: its
+        weights (float64, contiguous), its data and its plans. It then
+        serves that game's native decisions until it ends (a Python decision
+        in between sets other plans: the next native one raises)."""
+        if tuple(data.street_houses) != tuple(self.layout.street_houses):
+            raise ValueError(f"a model for streets of {self.layout.street_houses} houses cannot play streets of "
+                             f"{tuple(data.street_houses)}")
+        self._use(weights, data)
+        _set_plans(self.globals, self.layout, plans)
+        self.native_plans = plans
+
+    def native_choice(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
+                      bint refusal):
+        """The candidate a `learned` seat at temperature 0 plays in this
+        decision: the first of the highest value (`np.argmax`: the first NaN
+        if any) among the candidates of the sheet `image` describes, of its
+        `n_plays` legal plays of `offers` (`plays`: five numbers each, in
+        `legal_plays` order) and of a refusal when `refusal`. Returns (how
+        many candidates, the play's index in `plays` or -1 for the refusal,
+        the effect use code, its three arguments), as `candidate` gives it."""
+        self._native_compute(image, plays, offers, n_plays, refusal)
+        cdef double* values = <double*>self.values.data
+        cdef Py_ssize_t best = 0, c, n = self.n_rows
+        if not isnan(values[0]):
+            for c in range(1, n):
+                if isnan(values[c]):
+                    best = c
+                    break
+                if values[c] > values[best]:
+                    best = c
+        cdef i64* row = self.out.row_at(best)
+        cdef Py_ssize_t s = self.out.n_streets
+        return (n, row[s], row[s + 1], row[s + 2], row[s + 3], row[s + 4])
+
+    def native_best_value(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays):
+        """The largest value of the candidates of the sheet `image` describes
+        and of its `n_plays` (at least one) legal plays, no refusal among
+        them: `float(values.max())` of that decision (NaN when one is NaN),
+        what `LearnedStrategy.choose_roundabout` compares."""
+        if n_plays < 1:
+            raise ValueError("a decision without candidates has no best value")
+        self._native_compute(image, plays, offers, n_plays, False)
+        cdef double* values = <double*>self.values.data
+        cdef double largest = values[0]
+        cdef Py_ssize_t c
+        if not isnan(largest):
+            for c in range(1, self.n_rows):
+                if isnan(values[c]):
+                    largest = values[c]
+                    break
+                if values[c] > largest:
+                    largest = values[c]
+        return largest
+
+    cdef int _use(self, weights, data) except -1:
+        """The weights and the game data of the next decisions."""
         if weights is not self.weights_object:
             self.weights = weights
             self.weights_object = weights
-        data = sheet.data
         if data is not self.data:
             _set_data(self.sheet, data)
             _set_tracks(self.globals, data)
             self.data = data
-        cdef _Sheet base = self.sheet
-        _read_sheet(base, sheet, data)
-        cdef Py_ssize_t n_streets = base.n_streets, width = base.width, n_plays = len(real), p, s, k, v, c, j
+        return 0
+
+    cdef int _compute(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
+                      i64 phase, i64 window_phase) except -1:
+        """One decision of a Python player (a Python `Sheet`, its plays and
+        SheetContext) into the working arrays: `_score`."""
+        data = sheet.data
+        self._use(weights, data)
+        self.native_plans = None
+        _read_sheet(self.sheet, sheet, data)
+        cdef Py_ssize_t n_plays = len(real), p, j
         cdef i64* fields = self.fields.need(n_plays * 5 + 1)
         cdef i64* kind = self.kind.need(n_plays + 1)
         cdef tuple play  # a Play: read as the tuple it is (its class's item lookup costs ten times more)
@@ -861,10 +1084,66 @@ cdef class Decider:
             for j in range(5):
                 fields[p * 5 + j] = play[j]
             kind[p] = NO_USE if fields[p * 5 + 4] == 1 else offer_kinds[fields[p * 5]]
+        _set_context(self.globals, self.layout, context, refusal, phase)
+        self._score(n_plays, refusal, phase, window_phase)
+        return 0
+
+    cdef int _native_compute(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
+                             bint refusal) except -1:
+        """One decision of a native player (its sheet and context as a sheet
+        image, its `n_plays` legal plays of `offers` as five numbers each in
+        `plays`) into the working arrays: `_score`. The same decision as
+        `_compute` of the Python sheet, its plays (with a refusal when
+        `refusal`) and `features.context_of` of its view."""
+        if self.native_plans is None:
+            raise RuntimeError("native decisions need prepare_native first (a Python decision came in between)")
+        if image.shape[0] != self.image_size or plays.shape[0] < 5 * n_plays or n_plays < 0:
+            raise ValueError(f"a sheet image of {image.shape[0]} values (not {self.image_size}) or too few plays")
+        cdef _Sheet base = self.sheet
+        _read_image(base, &image[0])
+        cdef const i64* counters = &image[base.n_streets * (base.width + IMAGE_STREET)]
+        cdef Py_ssize_t p, deck, n_offers = len(offers)
+        cdef i64* offer_kind = self.kind.need(n_plays + n_offers + 1) + n_plays + 1
+        cdef i64* kind = self.kind.data
+        for p in range(n_offers):
+            offer_kind[p] = KIND_CODES.get((<tuple>offers[p])[1], NO_USE)
+        cdef i64* fields = self.fields.need(n_plays * 5 + 1)
+        if n_plays:
+            memcpy(fields, &plays[0], n_plays * 5 * sizeof(i64))
+        for p in range(n_plays):
+            if not 0 <= fields[p * 5] < n_offers:
+                raise ValueError(f"play {p} names offer {fields[p * 5]} of {n_offers}")
+            kind[p] = NO_USE if fields[p * 5 + 4] == 1 else offer_kind[fields[p * 5]]
+        cdef _Globals g = self.globals
+        cdef u8 done[MAX_DECKS]
+        cdef u8 high[MAX_DECKS]
+        for deck in range(g.decks):
+            done[deck], high[deck] = counters[IMAGE_PLAN_DONE + deck] != 0, counters[IMAGE_PLAN_HIGH + deck] != 0
+        _set_status(g, done, high)
+        turn = counters[IMAGE_TURN]
+        cdef i64 phase = phase_of(turn), window_phase = window_phase_of(turn)
+        _set_scalars(g, counters[IMAGE_ROUNDABOUTS_BUILT], imin(counters[IMAGE_REFUSALS], g.max_refusals),
+                     counters[IMAGE_OPPONENT_TEMPS], counters[IMAGE_OPPONENT_REFUSALS], counters[IMAGE_PLAN_POINTS],
+                     refusal, phase)
+        self._score(n_plays, refusal, phase, window_phase)
+        return 0
+
+    cdef int _score(self, Py_ssize_t n_plays, bint refusal, i64 phase, i64 window_phase) except -1:
+        """The candidates of the sheet in `sheet`, of the `n_plays` plays in
+        `fields` (effect use codes in `kind`) and of a refusal when
+        `refusal`, their street variants, features and values, with the
+        context in `globals`, into the working arrays (`out`, `features`,
+        `global_idx`, `values`; sizes in `n_rows`, `n_features`,
+        `n_global`): the part of a decision both kinds of player share."""
+        self.decisions += 1
+        cdef _Sheet base = self.sheet
+        cdef Py_ssize_t n_streets = base.n_streets, width = base.width, p, s, k, v, c, j
+        cdef i64* fields = self.fields.data
+        cdef i64* kind = self.kind.data
 
         # the bis spots each bis play leaves (none once the bis track is full)
         cdef Py_ssize_t n_bis_plays = 0, n_spots = 0
-        cdef bint bis_left = sheet.n_bis < data.max_bis
+        cdef bint bis_left = base.n_bis < base.max_bis
         for p in range(n_plays):
             n_bis_plays += kind[p] == USE_BIS
         cdef Py_ssize_t max_spots = n_bis_plays * n_streets * width * 2 if bis_left else 0
@@ -884,7 +1163,7 @@ cdef class Decider:
         for s in range(n_streets):
             out.spec(s, -1, -1, -1, 0, -1, -1, -1)
         cdef i64* play_rows = self.play_rows.need(n_plays * n_streets + 1)
-        cdef i64 temp_add = int(sheet.temps < data.temp_boxes)
+        cdef i64 temp_add = base.temps < base.temp_boxes
         for p in range(n_plays):
             v = out.spec(fields[p * 5 + 1], fields[p * 5 + 2], fields[p * 5 + 3], -1, 0, -1, -1, -1)
             for s in range(n_streets):
@@ -917,13 +1196,12 @@ cdef class Decider:
 
         # every candidate's whole-sheet features and value
         cdef _Globals g = self.globals
-        _set_context(g, self.layout, context, refusal, phase)
         cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
         cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
         cdef i64 summed[COUNTS]
         cdef i64 real_estate[6]
-        cdef i64 exact, sheet_temps = sheet.temps, sheet_bis = sheet.n_bis
+        cdef i64 exact, sheet_temps = base.temps, sheet_bis = base.n_bis
         cdef double streets_sum
         cdef i64* row
         for c in range(n_rows):
