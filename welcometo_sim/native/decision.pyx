@@ -123,6 +123,13 @@ cdef enum:
 cdef i64[19] ROOM_BUCKETS = [0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]
 cdef i64[8] BUILT_CODES = [7, 8, 9, 9, 10, 10, 10, 10]
 
+cdef enum:
+    PHASE_TURNS = 64
+cdef i64 PHASES[PHASE_TURNS]
+cdef i64 WINDOW_PHASES[PHASE_TURNS]
+for _turn in range(PHASE_TURNS):  # features.phase_of and window_phase_of of the turns games reach
+    PHASES[_turn], WINDOW_PHASES[_turn] = phase_of(_turn), window_phase_of(_turn)
+
 
 cdef inline i64 imin(i64 a, i64 b) noexcept nogil:
     return a if a < b else b
@@ -1120,8 +1127,11 @@ cdef class Decider:
         for deck in range(g.decks):
             done[deck], high[deck] = counters[IMAGE_PLAN_DONE + deck] != 0, counters[IMAGE_PLAN_HIGH + deck] != 0
         _set_status(g, done, high)
-        turn = counters[IMAGE_TURN]
-        cdef i64 phase = phase_of(turn), window_phase = window_phase_of(turn)
+        cdef i64 turn = counters[IMAGE_TURN], phase, window_phase
+        if 0 <= turn < PHASE_TURNS:
+            phase, window_phase = PHASES[turn], WINDOW_PHASES[turn]
+        else:
+            phase, window_phase = phase_of(turn), window_phase_of(turn)
         _set_scalars(g, counters[IMAGE_ROUNDABOUTS_BUILT], imin(counters[IMAGE_REFUSALS], g.max_refusals),
                      counters[IMAGE_OPPONENT_TEMPS], counters[IMAGE_OPPONENT_REFUSALS], counters[IMAGE_PLAN_POINTS],
                      refusal, phase)

@@ -34,7 +34,8 @@ from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
 from ..learning import evaluator as evaluator_module
-from ..learning.evaluator import Evaluator, candidate_of
+from ..learning.evaluator import NO_USE, Evaluator, candidate_of
+from ..strategies import learned as learned_module
 from ..strategies.learned import LearnedStrategy, load_model, shipped_path
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from ..strategy import Strategy
@@ -153,11 +154,24 @@ def _plays_learned(strategy) -> bool:
         and strategy._planned is None and evaluator_module._NATIVE is not None
 
 
+cdef dict _MODEL_KEYS = {}
+"""The key `load_model` files each family's bundled model under (its
+resolved path), worked out once: resolving a path costs more than a game's
+setup."""
+
+
 cdef object _bundled_model(variant):
-    """The bundled model a `learned` seat plays `variant` with, when the
+    """The bundled model a `learned` seat plays `variant` with (the one
+    `load_model(shipped_path(family))` gives the Python seat), when the
     native decision can play it on the variant's sheets (streets of the
     model's lengths, float64 weights in one block): else None."""
-    model = load_model(shipped_path("solo" if variant.solo else "base"))
+    family = "solo" if variant.solo else "base"
+    key = _MODEL_KEYS.get(family)
+    if key is None:
+        key = _MODEL_KEYS[family] = str(shipped_path(family).resolve())
+    model = learned_module._MODELS.get(key)
+    if model is None:
+        model = load_model(key)
     weights = model.weights
     if model.layout.street_houses != tuple(variant.data.street_houses) or weights.dtype != np.float64 \
             or not weights.flags.c_contiguous:
@@ -483,6 +497,7 @@ cdef class LearnedSeats:
         `LearnedStrategy` answers; the seat's action record when recording,
         else None."""
         cdef Py_ssize_t count, plain
+        cdef i64* fields
         action = None
         if recording:
             action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
@@ -502,9 +517,10 @@ cdef class LearnedSeats:
                                                                           offers, count, plain == 0)
             self.afterstates[seat] += candidates
             if index >= 0:
-                fields = self.plays_array[5 * index:5 * index + 5].tolist()
-                play, planned = candidate_of([(fields[0], fields[1], fields[2], fields[3], fields[4] != 0)], 0,
-                                             use, a, b, c)
+                fields = &self.plays[5 * <Py_ssize_t>index]
+                play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
+                if use != NO_USE:
+                    play, planned = candidate_of([play], 0, use, a, b, c)
         if play is None:
             sheet.refuse()
             if recording:
