@@ -25,6 +25,8 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
+import random
+
 import numpy as np
 
 from ..games.welcome_to.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
@@ -883,6 +885,66 @@ cdef object _copied(const i64* source, Py_ssize_t rows, Py_ssize_t columns):
     return array
 
 
+cdef enum:
+    SEEN_WIDTH = 32  # the widest key a Seen table takes
+cdef unsigned long long SEEN_FACTORS[SEEN_WIDTH]
+for _position, _factor in enumerate(random.Random(0).getrandbits(63) | 1 for _ in range(SEEN_WIDTH)):
+    SEEN_FACTORS[_position] = _factor
+
+
+cdef struct Seen:
+    # The first of equal keys (`width` values each) met in one decision: an
+    # open-addressing table of the keys' indices (`_seen_first`), kept in a
+    # Decider's scratch arrays.
+    i64* slots      # the index of the key in each slot, -1: empty
+    i64* keys       # the keys met, by index
+    Py_ssize_t mask
+    Py_ssize_t width
+
+
+cdef int _seen_init(Seen* seen, _Scratch slots, _Scratch keys, Py_ssize_t count, Py_ssize_t width) except -1:
+    """An empty table for `count` keys of `width` (at most SEEN_WIDTH) values."""
+    cdef Py_ssize_t size = 16, at
+    if width > SEEN_WIDTH:
+        raise ValueError(f"keys of at most {SEEN_WIDTH} values, not {width}")
+    while size < 2 * count:
+        size <<= 1
+    seen.slots = slots.need(size)
+    seen.keys = keys.need(count * width + 1)
+    seen.mask, seen.width = size - 1, width
+    for at in range(size):
+        seen.slots[at] = -1
+    return 0
+
+
+cdef Py_ssize_t _seen_first(Seen* seen, const i64* key, Py_ssize_t at) noexcept:
+    """The index of the first key equal to `key` met so far, else `at`
+    (`key`'s own index, which is then remembered)."""
+    cdef Py_ssize_t j, width = seen.width, slot
+    cdef unsigned long long hashed = 0, mixer = 0x4CF5AD432745937F
+    cdef i64 other
+    cdef const i64* kept
+    for j in range(width):  # independent products: no chain of multiplications to wait on
+        hashed += <unsigned long long>key[j] * SEEN_FACTORS[j]
+    hashed ^= hashed >> 33
+    hashed *= mixer
+    hashed ^= hashed >> 33
+    slot = hashed & seen.mask
+    while True:
+        other = seen.slots[slot]
+        if other < 0:
+            seen.slots[slot] = at
+            memcpy(seen.keys + at * width, key, width * sizeof(i64))
+            return at
+        kept = seen.keys + other * width
+        for j in range(width):
+            if kept[j] != key[j]:
+                break
+        else:
+            return other
+        slot = (slot + 1) & seen.mask
+
+
 cdef class Decider:
     """Evaluator.decision in typed code for one layout: made once per
     evaluator (or per native game: `prepare_game`), it keeps the layout's
@@ -900,6 +962,7 @@ cdef class Decider:
     cdef _Builder out
     cdef _Scratch fields, kind, bis_from, bis_spots, play_rows, counts, keys, key_of, street_values
     cdef _Scratch features, global_idx, values
+    cdef _Scratch seen_slots, seen_keys, count_class, whole_sums, whole_points
     cdef Py_ssize_t n_rows, n_features, n_global
     cdef readonly long decisions
     """How many decisions this Decider has computed: `candidate` and
@@ -918,6 +981,8 @@ cdef class Decider:
         self.fields, self.kind, self.bis_from, self.bis_spots = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.play_rows, self.counts, self.keys, self.key_of = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.street_values, self.features, self.global_idx, self.values = _Scratch(), _Scratch(), _Scratch(), _Scratch()
+        self.seen_slots, self.seen_keys, self.count_class = _Scratch(), _Scratch(), _Scratch()
+        self.whole_sums, self.whole_points = _Scratch(), _Scratch()
 
     def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
                i64 phase, i64 window_phase):
@@ -1147,7 +1212,7 @@ cdef class Decider:
         `n_global`): the part of a decision both kinds of player share."""
         self.decisions += 1
         cdef _Sheet base = self.sheet
-        cdef Py_ssize_t n_streets = base.n_streets, width = base.width, p, s, k, v, c, j
+        cdef Py_ssize_t n_streets = base.n_streets, width = base.width, p, s, k, v, c, j, same
         cdef i64* fields = self.fields.data
         cdef i64* kind = self.kind.data
 
@@ -1204,34 +1269,71 @@ cdef class Decider:
             street_value[v] = pairwise_sum(table_weights, features + v * n_features, n_features) \
                 + <double>park_points
 
-        # every candidate's whole-sheet features and value
+        # every candidate's whole-sheet features and value. The whole-sheet part
+        # depends on the counts of the candidate's streets, summed, and on its
+        # real-estate column, temps, bis and refusal: most candidates share
+        # them with an earlier one (a fence that changes no count, an effect
+        # on another street), whose features, sum and points they take. Two
+        # candidates share them when their streets have the same counts
+        # (the same count class) and their other inputs are the same.
         cdef _Globals g = self.globals
         cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
         cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
+        cdef double* whole_sums = <double*>self.whole_sums.need(n_rows)
+        cdef i64* whole_points = self.whole_points.need(n_rows)
+        cdef i64* count_class = self.count_class.need(n_variants)
+        cdef i64 base_counts[COUNTS]  # the counts of the sheet's streets as they are
         cdef i64 summed[COUNTS]
         cdef i64 real_estate[6]
+        cdef i64 key[MAX_STREETS + 4]
         cdef i64 exact, sheet_temps = base.temps, sheet_bis = base.n_bis
-        cdef double streets_sum
+        cdef double streets_sum, whole_sum
         cdef i64* row
+        cdef i64* changed
+        cdef i64* unchanged
+        cdef Seen seen
+        _seen_init(&seen, self.seen_slots, self.seen_keys, n_variants, COUNTS)
+        for v in range(n_variants):
+            count_class[v] = _seen_first(&seen, counts + v * COUNTS, v)
+        _seen_init(&seen, self.seen_slots, self.seen_keys, n_rows, n_streets + 4)
+        for j in range(COUNTS):
+            base_counts[j] = 0
+        for s in range(n_streets):
+            for j in range(COUNTS):
+                base_counts[j] += counts[s * COUNTS + j]
         for c in range(n_rows):
             row = out.row_at(c)
-            for j in range(COUNTS):
-                summed[j] = 0
             streets_sum = -0.0
             for s in range(n_streets):
-                v = row[s]
+                streets_sum += street_value[row[s]]
+                key[s] = count_class[row[s]]
+            key[n_streets] = row[n_streets + 5]
+            key[n_streets + 1] = row[n_streets + 6]
+            key[n_streets + 2] = row[n_streets + 7]
+            key[n_streets + 3] = refusal and c == n_rows - 1
+            same = _seen_first(&seen, key, c)
+            if same < c:
+                memcpy(global_idx + c * n_global, global_idx + same * n_global, n_global * sizeof(i64))
+                whole_sum, exact = whole_sums[same], whole_points[same]
+            else:
                 for j in range(COUNTS):
-                    summed[j] += counts[v * COUNTS + j]
-                streets_sum += street_value[v]
-            for k in range(6):
-                real_estate[k] = base.real_estate[k]
-            if row[n_streets + 5] >= 0:
-                real_estate[row[n_streets + 5]] += 1
-            _global_features(g, summed, real_estate, sheet_temps + row[n_streets + 6],
-                             sheet_bis + row[n_streets + 7], refusal and c == n_rows - 1,
-                             global_idx + c * n_global, &exact)
-            values[c] = (0.0 + streets_sum) + pairwise_sum(table_weights, global_idx + c * n_global, n_global) \
-                + <double>exact
+                    summed[j] = base_counts[j]
+                for s in range(n_streets):
+                    v = row[s]
+                    if v != s:  # the street's counts out, its variant's in
+                        changed, unchanged = counts + v * COUNTS, counts + s * COUNTS
+                        for j in range(COUNTS):
+                            summed[j] += changed[j] - unchanged[j]
+                for k in range(6):
+                    real_estate[k] = base.real_estate[k]
+                if row[n_streets + 5] >= 0:
+                    real_estate[row[n_streets + 5]] += 1
+                _global_features(g, summed, real_estate, sheet_temps + row[n_streets + 6],
+                                 sheet_bis + row[n_streets + 7], key[n_streets + 3], global_idx + c * n_global,
+                                 &exact)
+                whole_sum = pairwise_sum(table_weights, global_idx + c * n_global, n_global)
+                whole_sums[c], whole_points[c] = whole_sum, exact
+            values[c] = (0.0 + streets_sum) + whole_sum + <double>exact
         self.n_rows, self.n_features, self.n_global = n_rows, n_features, n_global
         return 0
