@@ -34,6 +34,7 @@ from ..learning.features import _estate_values, _needs, phase_of, static_rows, w
 
 ctypedef int64_t i64
 ctypedef unsigned char u8
+ctypedef unsigned long long u64
 
 # effect uses, as in evaluator.py
 cdef enum:
@@ -113,6 +114,7 @@ cdef enum:
     MAX_RUN_EMPTY = 8
     MAX_PARKS = 8
     COUNTS = 20
+    PACKED = 3  # words of COUNTS counts, one byte each
     POOLS_BUILT = 18
     POOLS_POSSIBLE = 19
     GLOBAL_COLUMNS = 12
@@ -962,7 +964,7 @@ cdef class Decider:
     cdef _Builder out
     cdef _Scratch fields, kind, bis_from, bis_spots, play_rows, counts, keys, key_of, street_values
     cdef _Scratch features, global_idx, values
-    cdef _Scratch seen_slots, seen_keys, count_class, whole_sums, whole_points
+    cdef _Scratch seen_slots, seen_keys, packed_counts, whole_sums, whole_points
     cdef Py_ssize_t n_rows, n_features, n_global
     cdef readonly long decisions
     """How many decisions this Decider has computed: `candidate` and
@@ -981,7 +983,7 @@ cdef class Decider:
         self.fields, self.kind, self.bis_from, self.bis_spots = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.play_rows, self.counts, self.keys, self.key_of = _Scratch(), _Scratch(), _Scratch(), _Scratch()
         self.street_values, self.features, self.global_idx, self.values = _Scratch(), _Scratch(), _Scratch(), _Scratch()
-        self.seen_slots, self.seen_keys, self.count_class = _Scratch(), _Scratch(), _Scratch()
+        self.seen_slots, self.seen_keys, self.packed_counts = _Scratch(), _Scratch(), _Scratch()
         self.whole_sums, self.whole_points = _Scratch(), _Scratch()
 
     def decide(self, weights, sheet, list real, list offer_kinds, bint refusal, context,
@@ -1273,30 +1275,38 @@ cdef class Decider:
         # depends on the counts of the candidate's streets, summed, and on its
         # real-estate column, temps, bis and refusal: most candidates share
         # them with an earlier one (a fence that changes no count, an effect
-        # on another street), whose features, sum and points they take. Two
-        # candidates share them when their streets have the same counts
-        # (the same count class) and their other inputs are the same.
+        # on another street), whose features, sum and points they take. The
+        # counts of a street are at most its houses, so when the streets'
+        # houses are fewer than 256 the counts summed over the streets add
+        # up exactly one per byte: the key of a candidate is then its counts
+        # so packed (PACKED words) and one word of its other inputs.
         cdef _Globals g = self.globals
         cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
         cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
         cdef double* whole_sums = <double*>self.whole_sums.need(n_rows)
         cdef i64* whole_points = self.whole_points.need(n_rows)
-        cdef i64* count_class = self.count_class.need(n_variants)
+        cdef bint packed = n_streets * width < 256
+        cdef u64* packed_counts = <u64*>self.packed_counts.need(n_variants * PACKED + 1)
+        cdef u64* packing
         cdef i64 base_counts[COUNTS]  # the counts of the sheet's streets as they are
         cdef i64 summed[COUNTS]
         cdef i64 real_estate[6]
-        cdef i64 key[MAX_STREETS + 4]
-        cdef i64 exact, sheet_temps = base.temps, sheet_bis = base.n_bis
+        cdef u64 key[PACKED + 1]
+        cdef i64 exact, sheet_temps = base.temps, sheet_bis = base.n_bis, refused
         cdef double streets_sum, whole_sum
         cdef i64* row
         cdef i64* changed
         cdef i64* unchanged
         cdef Seen seen
-        _seen_init(&seen, self.seen_slots, self.seen_keys, n_variants, COUNTS)
-        for v in range(n_variants):
-            count_class[v] = _seen_first(&seen, counts + v * COUNTS, v)
-        _seen_init(&seen, self.seen_slots, self.seen_keys, n_rows, n_streets + 4)
+        if packed:
+            for v in range(n_variants):
+                packing = packed_counts + v * PACKED
+                for j in range(PACKED):
+                    packing[j] = 0
+                for j in range(COUNTS):
+                    packing[j >> 3] |= (<u64>counts[v * COUNTS + j]) << ((j & 7) * 8)
+            _seen_init(&seen, self.seen_slots, self.seen_keys, n_rows, PACKED + 1)
         for j in range(COUNTS):
             base_counts[j] = 0
         for s in range(n_streets):
@@ -1304,15 +1314,21 @@ cdef class Decider:
                 base_counts[j] += counts[s * COUNTS + j]
         for c in range(n_rows):
             row = out.row_at(c)
+            refused = refusal and c == n_rows - 1
             streets_sum = -0.0
             for s in range(n_streets):
                 streets_sum += street_value[row[s]]
-                key[s] = count_class[row[s]]
-            key[n_streets] = row[n_streets + 5]
-            key[n_streets + 1] = row[n_streets + 6]
-            key[n_streets + 2] = row[n_streets + 7]
-            key[n_streets + 3] = refusal and c == n_rows - 1
-            same = _seen_first(&seen, key, c)
+            same = c
+            if packed:
+                for j in range(PACKED):
+                    key[j] = 0
+                for s in range(n_streets):
+                    packing = packed_counts + row[s] * PACKED
+                    for j in range(PACKED):
+                        key[j] += packing[j]
+                key[PACKED] = (row[n_streets + 5] + 1) | (row[n_streets + 6] << 16) | (row[n_streets + 7] << 32) \
+                    | (refused << 48)
+                same = _seen_first(&seen, <i64*>key, c)
             if same < c:
                 memcpy(global_idx + c * n_global, global_idx + same * n_global, n_global * sizeof(i64))
                 whole_sum, exact = whole_sums[same], whole_points[same]
@@ -1330,8 +1346,7 @@ cdef class Decider:
                 if row[n_streets + 5] >= 0:
                     real_estate[row[n_streets + 5]] += 1
                 _global_features(g, summed, real_estate, sheet_temps + row[n_streets + 6],
-                                 sheet_bis + row[n_streets + 7], key[n_streets + 3], global_idx + c * n_global,
-                                 &exact)
+                                 sheet_bis + row[n_streets + 7], refused, global_idx + c * n_global, &exact)
                 whole_sum = pairwise_sum(table_weights, global_idx + c * n_global, n_global)
                 whole_sums[c], whole_points[c] = whole_sum, exact
             values[c] = (0.0 + streets_sum) + whole_sum + <double>exact
