@@ -22,7 +22,7 @@ much as the feature loops).
 
 from libc.math cimport isnan
 from libc.stdint cimport int64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy
 
 import random
@@ -947,6 +947,142 @@ cdef Py_ssize_t _seen_first(Seen* seen, const i64* key, Py_ssize_t at) noexcept:
         slot = (slot + 1) & seen.mask
 
 
+cdef enum:
+    STREET_KEY = 6          # words of a street's key in the street memo
+    MEMO_ENTRY = 11         # words of a memo entry: key, stamp, value, PACKED counts
+    MAX_MEMO_WIDTH = 32     # the memo's keys hold streets of at most 32 houses
+    NUMBERS_PER_WORD = 12   # house numbers (plus one: 0 for none) in a key word, five bits each
+
+
+cdef struct StreetMemo:
+    # The value and counts of every street met in one game's native
+    # decisions, by the street's state (numbers, roundabouts, bis, fences,
+    # pools, plan lines, parks) and the decision's phases: an open-addressing
+    # table of MEMO_ENTRY words an entry. An entry is this game's when its
+    # stamp is `stamp` (a new game takes a new stamp: the others' entries
+    # read as free); entries are never removed during a game, so a search
+    # stops at the first free slot.
+    u64* entries
+    Py_ssize_t size                 # entries, a power of two
+    Py_ssize_t used                 # entries of this stamp
+    u64 stamp
+    u64 numbers[MAX_STREETS][3]     # each base street's key words: its numbers,
+    u64 marks[MAX_STREETS][3]       # roundabouts | bis << 32, fences | pools << 32, lines | street << 32 | phases << 48
+    i64 parks[MAX_STREETS]
+
+
+cdef int _memo_start(StreetMemo* memo) except -1:
+    """A new game: a new stamp (the table made on first use)."""
+    if memo.entries == NULL:
+        memo.entries = <u64*>calloc(4096 * MEMO_ENTRY, sizeof(u64))
+        if memo.entries == NULL:
+            raise MemoryError()
+        memo.size = 4096
+    memo.stamp += 1
+    memo.used = 0
+    return 0
+
+
+cdef bint _street_key_bases(StreetMemo* memo, _Sheet base, i64 phase, i64 window_phase) noexcept:
+    """The key words of each base street of this decision; False when a
+    number cannot be held by them."""
+    cdef Py_ssize_t s, h
+    cdef u64 rounds, bis, fences, pools, lines
+    for s in range(base.n_streets):
+        memo.numbers[s][0] = memo.numbers[s][1] = memo.numbers[s][2] = 0
+        rounds = bis = fences = pools = lines = 0
+        for h in range(base.width):
+            if not -1 <= base.numbers[s][h] <= 30:
+                return False
+            memo.numbers[s][h // NUMBERS_PER_WORD] |= (<u64>(base.numbers[s][h] + 1)) << ((h % NUMBERS_PER_WORD) * 5)
+            rounds |= (<u64>base.rounds[s][h]) << h
+            bis |= (<u64>base.bis[s][h]) << h
+            fences |= (<u64>base.fences[s][h]) << h
+            pools |= (<u64>base.pools[s][h]) << h
+            lines |= (<u64>base.used[s][h]) << h
+        memo.marks[s][0] = rounds | bis << 32
+        memo.marks[s][1] = fences | pools << 32
+        memo.marks[s][2] = lines | (<u64>s) << 32 | (<u64>phase) << 48 | (<u64>window_phase) << 56
+        memo.parks[s] = base.parks[s]
+    return True
+
+
+cdef inline void _set_number(u64* numbers, i64 house, u64 value) noexcept:
+    cdef Py_ssize_t word = house // NUMBERS_PER_WORD, shift = (house % NUMBERS_PER_WORD) * 5
+    numbers[word] = (numbers[word] & ~((<u64>31) << shift)) | (value << shift)
+
+
+cdef bint _street_key(StreetMemo* memo, const i64* spec, u64* key) noexcept:
+    """The key of the street variant `spec` (its base street with the spec
+    applied, as `_street_features` sees it); False when the key cannot hold
+    it (a number or a park count out of its field: then it is not memoized)."""
+    cdef Py_ssize_t street = spec[STREET]
+    cdef i64 parks = memo.parks[street] + spec[PARK]
+    if not 0 <= parks <= 255 or not -1 <= spec[WRITE_NUMBER] <= 30 or not -1 <= spec[BIS_NUMBER] <= 30:
+        return False
+    key[0], key[1], key[2] = memo.numbers[street][0], memo.numbers[street][1], memo.numbers[street][2]
+    key[3], key[4], key[5] = memo.marks[street][0], memo.marks[street][1], memo.marks[street][2]
+    if spec[WRITE_HOUSE] >= 0:
+        _set_number(key, spec[WRITE_HOUSE], spec[WRITE_NUMBER] + 1)
+    if spec[FENCE] >= 0:
+        key[4] |= (<u64>1) << spec[FENCE]
+    if spec[POOL_HOUSE] >= 0:
+        key[4] |= (<u64>1) << (32 + spec[POOL_HOUSE])
+    if spec[BIS_HOUSE] >= 0:
+        _set_number(key, spec[BIS_HOUSE], spec[BIS_NUMBER] + 1)
+        key[3] |= (<u64>1) << (32 + spec[BIS_HOUSE])
+    key[5] |= (<u64>parks) << 40
+    return True
+
+
+cdef u64* _memo_find(StreetMemo* memo, const u64* key) noexcept:
+    """The entry of `key` in this game, or the free slot where it goes (its
+    stamp is then not this game's)."""
+    cdef Py_ssize_t j, slot
+    cdef u64 hashed = 0, mixer = 0x4CF5AD432745937F
+    cdef u64* entry
+    for j in range(STREET_KEY):
+        hashed += key[j] * SEEN_FACTORS[j]
+    hashed ^= hashed >> 33
+    hashed *= mixer
+    hashed ^= hashed >> 33
+    slot = hashed & (memo.size - 1)
+    while True:
+        entry = memo.entries + slot * MEMO_ENTRY
+        if entry[STREET_KEY] != memo.stamp:
+            return entry
+        for j in range(STREET_KEY):
+            if entry[j] != key[j]:
+                break
+        else:
+            return entry
+        slot = (slot + 1) & (memo.size - 1)
+
+
+cdef int _memo_keep(StreetMemo* memo, u64* entry, const u64* key, double value, const u64* counts) except -1:
+    """Keep a street's value and packed counts in the free slot `entry`
+    (`_memo_find`'s); the table doubles when half full."""
+    memcpy(entry, key, STREET_KEY * sizeof(u64))
+    entry[STREET_KEY] = memo.stamp
+    memcpy(entry + STREET_KEY + 1, &value, sizeof(double))
+    memcpy(entry + STREET_KEY + 2, counts, PACKED * sizeof(u64))
+    memo.used += 1
+    if 2 * memo.used <= memo.size:
+        return 0
+    cdef u64* old = memo.entries
+    cdef Py_ssize_t old_size = memo.size, at
+    cdef u64* grown = <u64*>calloc(2 * old_size * MEMO_ENTRY, sizeof(u64))
+    if grown == NULL:
+        raise MemoryError()
+    memo.entries, memo.size = grown, 2 * old_size
+    for at in range(old_size):
+        entry = old + at * MEMO_ENTRY
+        if entry[STREET_KEY] == memo.stamp:
+            memcpy(_memo_find(memo, entry), entry, MEMO_ENTRY * sizeof(u64))
+    free(old)
+    return 0
+
+
 cdef class Decider:
     """Evaluator.decision in typed code for one layout: made once per
     evaluator (or per native game: `prepare_game`), it keeps the layout's
@@ -966,6 +1102,11 @@ cdef class Decider:
     cdef _Scratch features, global_idx, values
     cdef _Scratch seen_slots, seen_keys, packed_counts, whole_sums, whole_points
     cdef Py_ssize_t n_rows, n_features, n_global
+    cdef StreetMemo memo
+    cdef bint features_kept
+    """Whether the last decision's street features were all worked out (a
+    native decision's street memo spares them: `active_features` cannot
+    answer)."""
     cdef readonly long decisions
     """How many decisions this Decider has computed: `candidate` and
     `active_features` answer of the last one only."""
@@ -1017,6 +1158,9 @@ cdef class Decider:
             memcpy(&written[0], self.values.data, self.n_rows * sizeof(double))
         return values
 
+    def __dealloc__(self):
+        free(self.memo.entries)
+
     def candidate(self, Py_ssize_t index):
         """(play, use, a, b, c) of candidate `index` of the last decision:
         the play's index in `real` (-1: the refusal), the effect use code and
@@ -1031,6 +1175,8 @@ cdef class Decider:
         last decision, in `Scored.features`'s order: each street's features,
         then the whole-sheet ones."""
         self._check_index(index)
+        if not self.features_kept:
+            raise RuntimeError("the last decision was a native game's: its street features were not all worked out")
         cdef i64* row = self.out.row_at(index)
         cdef Py_ssize_t s, j, n = 0, nf = self.n_features, ng = self.n_global
         cdef i64* street
@@ -1085,6 +1231,7 @@ cdef class Decider:
                              f"{tuple(data.street_houses)}")
         self._use(weights, data)
         _set_plans(self.globals, self.layout, plans)
+        _memo_start(&self.memo)
         self.native_plans = plans
 
     def native_choice(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
@@ -1159,7 +1306,7 @@ cdef class Decider:
                 fields[p * 5 + j] = play[j]
             kind[p] = NO_USE if fields[p * 5 + 4] == 1 else offer_kinds[fields[p * 5]]
         _set_context(self.globals, self.layout, context, refusal, phase)
-        self._score(n_plays, refusal, phase, window_phase)
+        self._score(n_plays, refusal, phase, window_phase, False)
         return 0
 
     cdef int _native_compute(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
@@ -1202,16 +1349,18 @@ cdef class Decider:
         _set_scalars(g, counters[IMAGE_ROUNDABOUTS_BUILT], imin(counters[IMAGE_REFUSALS], g.max_refusals),
                      counters[IMAGE_OPPONENT_TEMPS], counters[IMAGE_OPPONENT_REFUSALS], counters[IMAGE_PLAN_POINTS],
                      refusal, phase)
-        self._score(n_plays, refusal, phase, window_phase)
+        self._score(n_plays, refusal, phase, window_phase, True)
         return 0
 
-    cdef int _score(self, Py_ssize_t n_plays, bint refusal, i64 phase, i64 window_phase) except -1:
+    cdef int _score(self, Py_ssize_t n_plays, bint refusal, i64 phase, i64 window_phase, bint remember) except -1:
         """The candidates of the sheet in `sheet`, of the `n_plays` plays in
         `fields` (effect use codes in `kind`) and of a refusal when
         `refusal`, their street variants, features and values, with the
         context in `globals`, into the working arrays (`out`, `features`,
         `global_idx`, `values`; sizes in `n_rows`, `n_features`,
-        `n_global`): the part of a decision both kinds of player share."""
+        `n_global`): the part of a decision both kinds of player share.
+        With `remember` (a native game's decisions: only their values are
+        read), the street memo spares the street variants met before."""
         self.decisions += 1
         cdef _Sheet base = self.sheet
         cdef Py_ssize_t n_streets = base.n_streets, width = base.width, p, s, k, v, c, j, same
@@ -1258,18 +1407,48 @@ cdef class Decider:
         if refusal:
             out.row(play_rows, -1, NO_USE, 0, 0, 0, -1, 0, 0)
 
-        # every street variant's features, summary and value
+        # every street variant's features, summary and value (with `remember`,
+        # a variant whose street this game's decisions have met already takes
+        # its value and counts from the street memo, and its features are not
+        # worked out). The counts of a street are at most its houses, so when
+        # the streets' houses are fewer than 256 their counts, summed over
+        # the streets, add up exactly one per byte (`packed_counts`).
         cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1
         cdef i64* features = self.features.need(n_variants * n_features)
         cdef i64* counts = self.counts.need(n_variants * COUNTS)
         cdef double* street_value = <double*>self.street_values.need(n_variants)  # i64 and double: 8 bytes
+        cdef bint packed = n_streets * width < 256
+        cdef u64* packed_counts = <u64*>self.packed_counts.need(n_variants * PACKED + 1)
+        cdef u64* packing
         cdef i64 park_points
         cdef const double[::1] table_weights = self.weights
+        cdef StreetMemo* memo = &self.memo
+        cdef u64 street_key[STREET_KEY]
+        cdef u64* known
+        remember = remember and packed and width <= MAX_MEMO_WIDTH \
+            and _street_key_bases(memo, base, phase, window_phase)
         for v in range(n_variants):
+            packing = packed_counts + v * PACKED
+            if remember and _street_key(memo, out.specs + v * SPEC, street_key):
+                known = _memo_find(memo, street_key)
+                if known[STREET_KEY] == memo.stamp:
+                    street_value[v] = (<double*>(known + STREET_KEY + 1))[0]
+                    memcpy(packing, known + STREET_KEY + 2, PACKED * sizeof(u64))
+                    continue
+            else:
+                known = NULL
             _street_features(base, out.specs + v * SPEC, phase, window_phase, features + v * n_features,
                              counts + v * COUNTS, &park_points)
             street_value[v] = pairwise_sum(table_weights, features + v * n_features, n_features) \
                 + <double>park_points
+            if packed:
+                for j in range(PACKED):
+                    packing[j] = 0
+                for j in range(COUNTS):
+                    packing[j >> 3] |= (<u64>counts[v * COUNTS + j]) << ((j & 7) * 8)
+            if known != NULL:
+                _memo_keep(memo, known, street_key, street_value[v], packing)
+        self.features_kept = not remember
 
         # every candidate's whole-sheet features and value. The whole-sheet part
         # depends on the counts of the candidate's streets, summed, and on its
@@ -1286,9 +1465,6 @@ cdef class Decider:
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
         cdef double* whole_sums = <double*>self.whole_sums.need(n_rows)
         cdef i64* whole_points = self.whole_points.need(n_rows)
-        cdef bint packed = n_streets * width < 256
-        cdef u64* packed_counts = <u64*>self.packed_counts.need(n_variants * PACKED + 1)
-        cdef u64* packing
         cdef i64 base_counts[COUNTS]  # the counts of the sheet's streets as they are
         cdef i64 summed[COUNTS]
         cdef i64 real_estate[6]
@@ -1300,18 +1476,13 @@ cdef class Decider:
         cdef i64* unchanged
         cdef Seen seen
         if packed:
-            for v in range(n_variants):
-                packing = packed_counts + v * PACKED
-                for j in range(PACKED):
-                    packing[j] = 0
-                for j in range(COUNTS):
-                    packing[j >> 3] |= (<u64>counts[v * COUNTS + j]) << ((j & 7) * 8)
             _seen_init(&seen, self.seen_slots, self.seen_keys, n_rows, PACKED + 1)
-        for j in range(COUNTS):
-            base_counts[j] = 0
-        for s in range(n_streets):
+        if not packed:
             for j in range(COUNTS):
-                base_counts[j] += counts[s * COUNTS + j]
+                base_counts[j] = 0
+            for s in range(n_streets):
+                for j in range(COUNTS):
+                    base_counts[j] += counts[s * COUNTS + j]
         for c in range(n_rows):
             row = out.row_at(c)
             refused = refusal and c == n_rows - 1
@@ -1333,14 +1504,18 @@ cdef class Decider:
                 memcpy(global_idx + c * n_global, global_idx + same * n_global, n_global * sizeof(i64))
                 whole_sum, exact = whole_sums[same], whole_points[same]
             else:
-                for j in range(COUNTS):
-                    summed[j] = base_counts[j]
-                for s in range(n_streets):
-                    v = row[s]
-                    if v != s:  # the street's counts out, its variant's in
-                        changed, unchanged = counts + v * COUNTS, counts + s * COUNTS
-                        for j in range(COUNTS):
-                            summed[j] += changed[j] - unchanged[j]
+                if packed:  # the counts summed, one per byte of the key
+                    for j in range(COUNTS):
+                        summed[j] = (key[j >> 3] >> ((j & 7) * 8)) & 0xFF
+                else:
+                    for j in range(COUNTS):
+                        summed[j] = base_counts[j]
+                    for s in range(n_streets):
+                        v = row[s]
+                        if v != s:  # the street's counts out, its variant's in
+                            changed, unchanged = counts + v * COUNTS, counts + s * COUNTS
+                            for j in range(COUNTS):
+                                summed[j] += changed[j] - unchanged[j]
                 for k in range(6):
                     real_estate[k] = base.real_estate[k]
                 if row[n_streets + 5] >= 0:
