@@ -197,10 +197,81 @@ def test_native_and_python_learned_games_interleaved_play_as_alone() -> None:
         same_games(game, played(variant, ["learned", "learned"], seed, seed % 2 == 1))
 
 
-def test_the_decision_reads_a_sheet_image_as_the_python_sheet() -> None:
-    """The offsets the native game writes its sheet images with are the
-    decision's, and a Decider prepared for a native game refuses images of
-    another size or plays it was not given."""
+def sheet_image(decision, layout, view) -> np.ndarray:
+    """The sheet image (`decision.SHEET_IMAGE`) of a Python view's sheet and
+    context, as a native game writes it for the same decision."""
+    fields = decision.SHEET_IMAGE
+    street, whole = fields["street"], fields["sheet"]
+    width, sheet = layout.width, view.sheet
+    image = np.zeros(len(layout.street_houses) * (width + street["size"]) + whole["size"], dtype=np.int64)
+
+    def bits(flags) -> int:
+        return sum(1 << house for house, flag in enumerate(flags) if flag)
+
+    for s, numbers in enumerate(sheet.numbers):
+        at = s * (width + street["size"])
+        image[at:at + width] = [-1 if number is None else number for number in numbers] + [-1] * (width - len(numbers))
+        at += width
+        image[at + street["houses"]] = len(numbers)
+        image[at + street["roundabouts"]] = bits(sheet.roundabouts[s])
+        image[at + street["bis"]] = bits(sheet.is_bis[s])
+        image[at + street["fences"]] = bits(sheet.fences[s])
+        image[at + street["pools"]] = bits(sheet.pools[s])
+        image[at + street["lines"]] = bits(sheet.plan_use[s])
+        image[at + street["fence_slots"]] = sheet.fence_mask(s)
+        image[at + street["parks"]] = sheet.parks[s]
+    at = len(layout.street_houses) * (width + street["size"])
+    image[at + whole["estates"]:at + whole["estates"] + 6] = sheet.real_estate
+    context = evaluator_module.context_of(view)
+    for name, value in (("temps", sheet.temps), ("bis", sheet.n_bis), ("refusals", sheet.refusals),
+                        ("roundabouts", sheet.n_roundabouts), ("plan_points", sum(sheet.plan_points)),
+                        ("turn", context.turn), ("opponent_temps", context.opponent_temps),
+                        ("opponent_refusals", context.opponent_refusals)):
+        image[at + whole[name]] = value
+    for deck in range(len(view.plans)):
+        image[at + whole["plan_done"] + deck] = context.plan_done[deck]
+        image[at + whole["plan_high"] + deck] = context.plan_high[deck]
+    return image
+
+
+ORIGINAL_CHOOSE_PLAY = LearnedStrategy.choose_play
+
+
+def test_a_sheet_image_decides_as_the_python_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native entry of the decision, given the image of a Python view's
+    sheet and its plays, picks the candidate `LearnedStrategy` picks from
+    `Evaluator.decision` (the first of the best values), and counts the same
+    candidates, decision after decision of a game (its street memo kept)."""
+    decision = native_module("decision")
+    model = load_model(shipped_path("base"))
+    evaluator = Evaluator(model.weights, model.layout)
+    decider = decision.Decider(model.layout)
+    checked = []
+
+    def choose_play(self, view, plays):
+        if not checked:
+            decider.prepare_native(model.weights, view.sheet.data, tuple(view.plans))
+        real = [play for play in plays if play is not None]
+        scored = evaluator.decision(view, plays)
+        fields = np.array([play[:5] for play in real], dtype=np.int64).ravel()
+        answer = decider.native_choice(sheet_image(decision, model.layout, view), fields, list(view.offers),
+                                       len(real), None in plays)
+        best = int(np.argmax(scored.values))
+        assert answer == (len(scored), int(scored.play[best]), int(scored.use[best]), *map(int, scored.args[best]))
+        checked.append(best)
+        return ORIGINAL_CHOOSE_PLAY(self, view, plays)
+
+    monkeypatch.setattr(LearnedStrategy, "choose_play", choose_play)
+    game = Game(Variant(), [Seat("p0", "learned", LearnedStrategy)], 8)  # a seat alone: one seat's decisions
+    game.play()
+    assert len(checked) > 20
+    with pytest.raises(RuntimeError, match="native"):
+        decider.active_features(0)
+
+
+def test_a_decider_checks_its_native_calls() -> None:
+    """A Decider decides natively only once prepared for a game, and only on
+    an image of its layout's size."""
     decision = native_module("decision")
     model = load_model(shipped_path("base"))
     decider = decision.Decider(model.layout)
