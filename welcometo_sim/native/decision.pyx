@@ -8,16 +8,34 @@ the same feature indices and the same values bit for bit: every float sum
 is done in the order numpy's does it (pairwise with eight accumulators for
 rows of eight values or more, as `np.add.reduce` along a contiguous axis),
 so that argmax ties break the same way and seeded games stay the same.
-The sheet is read through its Python API once per decision (its rows and
-the fence masks it already computes); everything per candidate and per
-street variant runs in C, the bis spots a play leaves included (as
-Sheet.bis_options_after_write lists them).
+Everything per candidate and per street variant runs in C, the bis spots
+a play leaves included (as Sheet.bis_options_after_write lists them).
 
-A `Decider` is made once per evaluator: it holds the layout's tables and
-the game data's tracks in C, and keeps its working arrays from one
-decision to the next, so a decision allocates only the arrays it returns
-(allocating and wrapping a dozen numpy arrays a decision cost about as
-much as the feature loops).
+A decision comes in by one of two doors, which share the rest (`_score`):
+- a Python player's (`decide`, `values_only`, `best_value`: what
+  `Evaluator` asks): its sheet is read through the Python API once per
+  decision (its rows and the fence masks it already computes), its plays
+  and SheetContext as Python values;
+- a native game's (`native_choice`, `native_best_value`: what
+  welcometo_sim/native/game.pyx asks for its `learned` seats): the sheet
+  and the context come as a sheet image (`SHEET_IMAGE`, int64 values the
+  game writes from its native sheet's C state), the plays as five numbers
+  each, and the answer is the chosen candidate, so that no Python object
+  is made per decision. (This module cimports no other: a native game
+  hands it plain arrays.)
+
+A `Decider` is made once per evaluator, or per native game: it holds the
+layout's tables and the game data's tracks in C, and keeps its working
+arrays from one decision to the next, so a decision allocates only the
+arrays it returns (allocating and wrapping a dozen numpy arrays a decision
+cost about as much as the feature loops). Two things spare work without
+changing a value: a candidate whose whole-sheet inputs (its streets'
+counts summed, its real-estate column, temps, bis, refusal) are an earlier
+candidate's takes that one's whole-sheet features, sum and points (most
+candidates do); and a native game's decisions remember, in a street memo
+kept for that game, the value and counts of each street state they meet,
+so that a street met before (most are: the streets a turn leaves alone,
+the fences and writes the next turns offer again) costs a look-up.
 """
 
 from libc.math cimport isnan
@@ -417,8 +435,8 @@ cdef class _Sheet:
     fence), the layout's per-street tables (set once), the data's pool
     houses and park points (set when the data changes), and what the
     effects may do (fence slots, estate columns, parks, pools). Read from a
-    Python `Sheet` (`_read_sheet`) or from a `NativeSheet`
-    (`_read_native_sheet`): the same fields either way."""
+    Python `Sheet` (`_read_sheet`) or from a native game's sheet image
+    (`_read_image`): the same fields either way."""
 
     cdef i64 numbers[MAX_STREETS][MAX_WIDTH]
     cdef u8 rounds[MAX_STREETS][MAX_WIDTH]
@@ -1243,6 +1261,8 @@ cdef class Decider:
         `legal_plays` order) and of a refusal when `refusal`. Returns (how
         many candidates, the play's index in `plays` or -1 for the refusal,
         the effect use code, its three arguments), as `candidate` gives it."""
+        if n_plays < 1 and not refusal:
+            raise ValueError("a decision without candidates has no choice")
         self._native_compute(image, plays, offers, n_plays, refusal)
         cdef double* values = <double*>self.values.data
         cdef Py_ssize_t best = 0, c, n = self.n_rows

@@ -1,27 +1,43 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Whole games of built-in `random` seats, played on native sheets.
+"""Whole games of built-in `random` and `learned` seats, played on native sheets.
 
-`play_random` takes a game just set up by `GameState` (plans drawn, deck
+`play` takes a game just set up by `GameState` (plans drawn, deck
 shuffled: the game's generator has made the same draws as for the Python
 game) and plays it from the first deal to the end, as `Game.play` would
-with every seat a `RandomStrategy` of default parameters: the same
-decisions in the same order, each over the same option list (the native
-sheet lists options in the Python order), each random pick drawn from the
-seat's own generator at the same position of its stream, in blocks of
-`DRAWS_PER_BLOCK` as the strategy draws them. The standard game's deck
-stays the Python card source (a few calls a turn); the solo pile, made and
-shuffled by `SoloDeck`, is drawn from here. At the end the sheets go back to the
-state as Python sheets, so that `GameState.result` gives the same result
-and record as the Python game.
+with every seat a `RandomStrategy` of default parameters or a
+`LearnedStrategy` with its bundled model at temperature 0 without
+lookahead: the same decisions in the same order, over the same options
+(the native sheet lists options in the Python order), with the same draws
+from the seats' generators. The standard game's deck stays the Python card
+source (a few calls a turn); the solo pile, made and shuffled by
+`SoloDeck`, is drawn from here. At the end the sheets go back to the state
+as Python sheets, so that `GameState.result` gives the same result and
+record as the Python game.
 
-`can_play` says which games this driver plays; `games/welcome_to/game.py` asks it
-before handing a game over, and plays every other game in Python.
+A `random` seat draws each pick from its own generator at the same
+position of its stream as the strategy, in blocks of `DRAWS_PER_BLOCK`
+(`SeatDraws`). A `learned` seat draws nothing (nor does the Python one at
+temperature 0): each of its decisions is the native decision's
+(welcometo_sim/native/decision.pyx, `Decider.native_choice`, the same
+candidates and values bit for bit as `Evaluator.values` gives the Python
+seat), made from the sheet's C state written as a sheet image, its legal
+plays listed by the sheet as C numbers, and the context the Python seat's
+view gives (`LearnedSeats`): no Python sheet, view or play list is made.
+The advanced variant's roundabouts are played too: a learned seat probes
+each empty house only when no offer fits its sheet, as the strategy does.
+
+`can_play` says which games this driver plays; `games/welcome_to/game.py`
+asks it before handing a game over, and plays every other game in Python:
+other strategies or parameters, a strategy whose methods are not its
+source's, expert rules, thematic boards, plans that are not plain estate
+lists.
 
 The sheets are typed `NativeSheet`s (cimported from sheet.pxd), so every
 move, option list and count is a C call on the sheet, and the plans a seat
 completes are found in C on the sheet's estates (`EstatePlans`), with the
 same claims, in the same order, as `plans.claim_options`, `complete_all`
-and `checked_claim` give the Python game.
+and `checked_claim` give the Python game (every built-in completes its
+plans so).
 """
 
 from libc.stdint cimport int64_t
@@ -29,7 +45,7 @@ from libc.stdint cimport int64_t
 import numpy as np
 
 from ..games.welcome_to.cards import _pair_grids
-from ..games.welcome_to.data import SOLO_CARD, TEMP_MODIFIERS
+from ..games.welcome_to.data import SOLO_CARD
 from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
@@ -38,7 +54,6 @@ from ..learning.evaluator import NO_USE, Evaluator, candidate_of
 from ..strategies import learned as learned_module
 from ..strategies.learned import LearnedStrategy, load_model, shipped_path
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
-from ..strategy import Strategy
 from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
 
 ctypedef int64_t i64
@@ -183,9 +198,10 @@ cdef class EstatePlans:
     """The game's plans, each a plain list of estate sizes (`can_play`), in C:
     per deck, how many estates of each size it takes and its two values.
 
-    `claim` finds, on a native sheet, the claims a `random` seat makes in a
-    turn, as the Python game does: `plans.claim_options` lists, per plan the
-    sheet has not completed, its first MAX_CLAIM_OPTIONS choices of unused
+    `claim` finds, on a native sheet, the claims a built-in seat makes in a
+    turn (`Strategy.choose_plans`), as the Python game does:
+    `plans.claim_options` lists, per plan the sheet has not completed, its
+    first MAX_CLAIM_OPTIONS choices of unused
     estates (sizes ascending, `itertools.combinations` of the estates of
     each size in sheet order, their `product`); `complete_all` ranks the
     claims by the plan's current value, highest first, ties in list order;
