@@ -49,10 +49,6 @@ from ..games.welcome_to.data import SOLO_CARD
 from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
-from ..learning import evaluator as evaluator_module
-from ..learning.evaluator import NO_USE, Evaluator, candidate_of
-from ..strategies import learned as learned_module
-from ..strategies.learned import LearnedStrategy, load_model, shipped_path
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
 
@@ -62,6 +58,23 @@ cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
 cdef tuple SOLO_GRIDS = _pair_grids(3)
 """The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
+
+evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
+NO_USE = 0
+"""What learned seats are played with (`learning.evaluator` and
+`strategies.learned`), imported by `_load_learned` when a game first has a
+learned seat: games of random seats never load them."""
+
+
+cdef int _load_learned() except -1:
+    global evaluator_module, learned_module, LearnedStrategy, Evaluator, candidate_of, load_model, shipped_path
+    global NO_USE
+    if LearnedStrategy is None:
+        from ..learning import evaluator as evaluator_module
+        from ..learning.evaluator import NO_USE, Evaluator, candidate_of
+        from ..strategies import learned as learned_module
+        from ..strategies.learned import LearnedStrategy, load_model, shipped_path
+    return 0
 
 
 cdef class SeatDraws:
@@ -112,7 +125,10 @@ def can_play(state, strategies) -> bool:
         if kind is RandomStrategy:
             if strategy.params != RandomStrategy.defaults or strategy._draws:
                 return False
-        elif kind is LearnedStrategy:
+            continue
+        if kind.__name__ == "LearnedStrategy":  # its module is loaded: it made this seat
+            _load_learned()
+        if kind is LearnedStrategy:
             if not _plays_learned(strategy):
                 return False
             learned = True
@@ -137,10 +153,31 @@ EVALUATOR_PATH = ("values", "decision", "native_decision", "reference_decision",
 """The methods of `Evaluator` a `learned` seat's decisions go through."""
 
 
+cdef dict _WRITTEN = {}
+"""(class, names) -> (the methods found, whether they are as written): a
+class's methods are checked again only when one of them is another object."""
+
+
 def _as_written(cls, names) -> bool:
     """Whether each method `names` of `cls` is the one its class's source
     defines (by its qualified name and module), not a function set on the
     class since."""
+    cdef Py_ssize_t index
+    found = tuple([getattr(cls, name, None) for name in names])
+    known = _WRITTEN.get((cls, names))
+    if known is not None:
+        for index in range(len(found)):
+            if found[index] is not (<tuple>known[0])[index]:
+                break
+        else:
+            return known[1]
+    written = _checked_as_written(cls, names)
+    _WRITTEN[cls, names] = (found, written)
+    return written
+
+
+def _checked_as_written(cls, names) -> bool:
+    """`_as_written`, worked out."""
     for name in names:
         for owner in cls.__mro__:
             if name in owner.__dict__:
