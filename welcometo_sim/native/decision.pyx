@@ -611,7 +611,7 @@ cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_p
     cdef i64 segment[MAX_WIDTH]
     cdef i64 room[MAX_WIDTH]
     cdef i64 code[MAX_WIDTH]
-    cdef i64 key, best, cut, parks
+    cdef i64 best, cut, parks
     for h in range(w):
         numbers[h] = base.numbers[street][h]
         rounds[h] = base.rounds[street][h]
@@ -630,65 +630,70 @@ cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_p
         numbers[spec[BIS_HOUSE]] = spec[BIS_NUMBER]
         bis[spec[BIS_HOUSE]] = 1
 
-    # the nearest written numbers either side inside the roundabout segment (features._bounds)
+    # the nearest written numbers either side inside the roundabout segment (features._bounds),
+    # from the left
+    cdef i64 number, at
     cut = 0
-    for h in range(w):
-        cut += rounds[h]
-        segment[h] = cut * 32
-        empty[h] = numbers[h] < 0 and not rounds[h]
     best = -(1 << 62)
     for h in range(w):
-        key = segment[h] + (numbers[h] + 1 if numbers[h] >= 0 else 0)
-        best = imax(best, key)
-        low[h] = best - segment[h] - 1
+        cut += rounds[h]
+        at = cut * 32
+        segment[h] = at
+        number = numbers[h]
+        empty[h] = number < 0 and not rounds[h]
+        best = imax(best, at + (number + 1 if number >= 0 else 0))
+        low[h] = best - at - 1
+    # from the right, with each house's room and code, the end of each run of
+    # empty houses, and the pool counts
+    cdef Py_ssize_t[MAX_WIDTH + 1] empty_end
+    for h in range(COUNTS):
+        counts[h] = 0
     best = 1 << 62
+    empty_end[w] = w
     for h in range(w - 1, -1, -1):
-        key = segment[h] + (numbers[h] if numbers[h] >= 0 else MAX_NUMBER + 1)
-        best = imin(best, key)
+        number = numbers[h]
+        best = imin(best, segment[h] + (number if number >= 0 else MAX_NUMBER + 1))
         high[h] = best - segment[h]
-    for h in range(w):
         if empty[h]:
             room[h] = imin(imax(high[h] - low[h] - 1, 0), MAX_NUMBER + 1)
             code[h] = ROOM_BUCKETS[room[h]]
+            empty_end[h] = empty_end[h + 1] if h + 1 < w and empty[h + 1] else h + 1
         else:
             room[h] = 0
             code[h] = BUILT_CODES[rounds[h] * 4 + bis[h] * 2 + pools[h]]
+        if base.pool_house[street][h]:
+            counts[POOLS_BUILT] += pools[h]
+            if empty[h] and room[h] > 0:
+                counts[POOLS_POSSIBLE] += 1
 
-    # windows of three houses and their two inner fences
+    # windows of three houses and their two inner fences; gaps: runs of empty
+    # houses between written numbers (the runs' features are set below)
     cdef i64 window_base, shift = window_phase * base.window_count[street] * WINDOW_STATES
-    for h in range(w - 2):
-        window_base = base.window_base[street][h]
-        if window_base > 0:
-            features[h] = (window_base + shift + ((code[h] * N_CODES + code[h + 1]) * N_CODES + code[h + 2]) * 4
-                           + fences[h] * 2 + fences[h + 1])
-        else:
-            features[h] = 0
-
-    # gaps: runs of empty houses between written numbers
     cdef i64* gaps = features + (w - 2)
+    cdef i64* runs = features + (2 * w - 2)
     cdef Py_ssize_t end
-    cdef i64 length
     cdef i64 bound = MAX_NUMBER + 2
     for h in range(w):
-        gaps[h] = 0
+        if h < w - 2:
+            window_base = base.window_base[street][h]
+            if window_base > 0:
+                features[h] = (window_base + shift
+                               + ((code[h] * N_CODES + code[h + 1]) * N_CODES + code[h + 2]) * 4
+                               + fences[h] * 2 + fences[h + 1])
+            else:
+                features[h] = 0
         if empty[h] and (h == 0 or not empty[h - 1]):
-            end = h
-            while end < w and empty[end]:
-                end += 1
-            length = end - h
             gaps[h] = (base.gap_base[street]
-                       + ((phase * MAX_GAP + imin(length, MAX_GAP) - 1) * bound + low[h] + 1) * bound
+                       + ((phase * MAX_GAP + imin(empty_end[h] - h, MAX_GAP) - 1) * bound + low[h] + 1) * bound
                        + imin(imax(high[h], 0), bound - 1))
+        else:
+            gaps[h] = 0
+        runs[h] = 0
 
     # fenced runs: length, empty houses, dead house, roundabout, plan use
-    cdef i64* runs = features + (2 * w - 2)
     cdef i64 empties, run_length
     cdef bint dead, has_round, has_used
     cdef Py_ssize_t start = 0
-    for h in range(COUNTS):
-        counts[h] = 0
-    for h in range(w):
-        runs[h] = 0
     while start < w:
         end = start
         while end < w - 1 and not fences[end]:
@@ -719,11 +724,6 @@ cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_p
         start = end
 
     features[3 * w - 2] = base.park_base[street] + phase * MAX_PARKS + imin(parks, MAX_PARKS - 1)
-    for h in range(w):
-        if base.pool_house[street][h]:
-            counts[POOLS_BUILT] += pools[h]
-            if empty[h] and room[h] > 0:
-                counts[POOLS_POSSIBLE] += 1
     park_points[0] = base.park_points[street][imin(parks, MAX_PARKS - 1)]
 
 
