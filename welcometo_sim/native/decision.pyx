@@ -41,7 +41,7 @@ the fences and writes the next turns offer again) costs a look-up.
 from libc.math cimport isnan
 from libc.stdint cimport int64_t
 from libc.stdlib cimport calloc, free, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import random
 
@@ -915,25 +915,32 @@ for _position, _factor in enumerate(random.Random(0).getrandbits(63) | 1 for _ i
 cdef struct Seen:
     # The first of equal keys (`width` values each) met in one decision: an
     # open-addressing table of the keys' indices (`_seen_first`), kept in a
-    # Decider's scratch arrays.
-    i64* slots      # the index of the key in each slot, -1: empty
+    # Decider's scratch arrays from one decision to the next. A slot holds
+    # `stamp << 32 | index`; a slot of another stamp (an earlier decision's)
+    # is free, so that a new table needs no clearing.
+    i64* slots
     i64* keys       # the keys met, by index
     Py_ssize_t mask
     Py_ssize_t width
+    i64 stamp       # this decision's, from 1 on
+    Py_ssize_t cleared  # slots cleared (to stamp 0) since the scratch array was made
 
 
 cdef int _seen_init(Seen* seen, _Scratch slots, _Scratch keys, Py_ssize_t count, Py_ssize_t width) except -1:
-    """An empty table for `count` keys of `width` (at most SEEN_WIDTH) values."""
-    cdef Py_ssize_t size = 16, at
-    if width > SEEN_WIDTH:
-        raise ValueError(f"keys of at most {SEEN_WIDTH} values, not {width}")
+    """An empty table for `count` keys (fewer than 2**32) of `width` (at most
+    SEEN_WIDTH) values, in the arrays `seen` used before, if any."""
+    cdef Py_ssize_t size = 16
+    if width > SEEN_WIDTH or count >= (<i64>1) << 32:
+        raise ValueError(f"at most {SEEN_WIDTH} values a key and 2**32 keys, not {width} and {count}")
     while size < 2 * count:
         size <<= 1
     seen.slots = slots.need(size)
     seen.keys = keys.need(count * width + 1)
     seen.mask, seen.width = size - 1, width
-    for at in range(size):
-        seen.slots[at] = -1
+    seen.stamp += 1
+    if size > seen.cleared or seen.stamp >= (<i64>1) << 31:
+        memset(seen.slots, 0, slots.size * sizeof(i64))
+        seen.cleared, seen.stamp = slots.size, 1
     return 0
 
 
@@ -952,10 +959,12 @@ cdef Py_ssize_t _seen_first(Seen* seen, const i64* key, Py_ssize_t at) noexcept:
     slot = hashed & seen.mask
     while True:
         other = seen.slots[slot]
-        if other < 0:
-            seen.slots[slot] = at
-            memcpy(seen.keys + at * width, key, width * sizeof(i64))
+        if (other >> 32) != seen.stamp:
+            seen.slots[slot] = (seen.stamp << 32) | at
+            for j in range(width):
+                seen.keys[at * width + j] = key[j]
             return at
+        other &= ((<i64>1) << 32) - 1
         kept = seen.keys + other * width
         for j in range(width):
             if kept[j] != key[j]:
@@ -1121,6 +1130,7 @@ cdef class Decider:
     cdef _Scratch seen_slots, seen_keys, packed_counts, whole_sums, whole_points
     cdef Py_ssize_t n_rows, n_features, n_global
     cdef StreetMemo memo
+    cdef Seen seen
     cdef bint features_kept
     """Whether the last decision's street features were all worked out (a
     native decision's street memo spares them: `active_features` cannot
@@ -1494,9 +1504,9 @@ cdef class Decider:
         cdef i64* row
         cdef i64* changed
         cdef i64* unchanged
-        cdef Seen seen
+        cdef Seen* seen = &self.seen
         if packed:
-            _seen_init(&seen, self.seen_slots, self.seen_keys, n_rows, PACKED + 1)
+            _seen_init(seen, self.seen_slots, self.seen_keys, n_rows, PACKED + 1)
         if not packed:
             for j in range(COUNTS):
                 base_counts[j] = 0
@@ -1519,9 +1529,10 @@ cdef class Decider:
                         key[j] += packing[j]
                 key[PACKED] = (row[n_streets + 5] + 1) | (row[n_streets + 6] << 16) | (row[n_streets + 7] << 32) \
                     | (refused << 48)
-                same = _seen_first(&seen, <i64*>key, c)
+                same = _seen_first(seen, <i64*>key, c)
             if same < c:
-                memcpy(global_idx + c * n_global, global_idx + same * n_global, n_global * sizeof(i64))
+                if self.features_kept:  # (a native decision reads its values only)
+                    memcpy(global_idx + c * n_global, global_idx + same * n_global, n_global * sizeof(i64))
                 whole_sum, exact = whole_sums[same], whole_points[same]
             else:
                 if packed:  # the counts summed, one per byte of the key
