@@ -253,9 +253,9 @@ def test_a_sheet_image_decides_as_the_python_sheet(monkeypatch: pytest.MonkeyPat
             decider.prepare_native(model.weights, view.sheet.data, tuple(view.plans))
         real = [play for play in plays if play is not None]
         scored = evaluator.decision(view, plays)
-        fields = np.array([play[:5] for play in real], dtype=np.int64).ravel()
-        answer = decider.native_choice(sheet_image(decision, model.layout, view), fields, list(view.offers),
-                                       len(real), None in plays)
+        decider.read_from(sheet_image(decision, model.layout, view),
+                          np.array([play[:5] for play in real], dtype=np.int64).ravel())
+        answer = decider.native_choice(list(view.offers), len(real), None in plays)
         best = int(np.argmax(scored.values))
         assert answer == (len(scored), int(scored.play[best]), int(scored.use[best]), *map(int, scored.args[best]))
         checked.append(best)
@@ -270,8 +270,8 @@ def test_a_sheet_image_decides_as_the_python_sheet(monkeypatch: pytest.MonkeyPat
 
 
 def test_a_decider_checks_its_native_calls() -> None:
-    """A Decider decides natively only once prepared for a game, and only on
-    an image of its layout's size."""
+    """A Decider decides natively only once prepared for a game and given its
+    arrays, and only on an image of its layout's size."""
     decision = native_module("decision")
     model = load_model(shipped_path("base"))
     decider = decision.Decider(model.layout)
@@ -279,7 +279,10 @@ def test_a_decider_checks_its_native_calls() -> None:
     width, streets = model.layout.width, len(model.layout.street_houses)
     assert decider.image_size == streets * (width + layout["street"]["size"]) + layout["sheet"]["size"]
     with pytest.raises(RuntimeError, match="prepare_native"):
-        decider.native_choice(np.zeros(decider.image_size, np.int64), np.zeros(5, np.int64), [], 0, True)
+        decider.native_choice([], 0, True)
     decider.prepare_native(model.weights, Variant().data, tuple(Game(Variant(), seats(["learned"]), 1).plans))
-    with pytest.raises(ValueError):
-        decider.native_choice(np.zeros(decider.image_size + 1, np.int64), np.zeros(5, np.int64), [], 0, True)
+    with pytest.raises(RuntimeError, match="read_from"):
+        decider.native_choice([], 0, True)
+    decider.read_from(np.zeros(decider.image_size + 1, np.int64), np.zeros(5, np.int64))
+    with pytest.raises(ValueError, match="sheet image"):
+        decider.native_choice([], 0, True)

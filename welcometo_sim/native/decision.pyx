@@ -1119,8 +1119,11 @@ cdef class Decider:
     cdef readonly object layout
     cdef object data, weights_object
     cdef object native_plans
-    """The plans `prepare_game` set for native decisions (None once a Python
+    """The plans `prepare_native` set for native decisions (None once a Python
     decision has set others)."""
+    cdef const i64[::1] image
+    cdef const i64[::1] plays
+    cdef bint bound
     cdef const double[::1] weights
     cdef _Sheet sheet
     cdef _Globals globals
@@ -1247,6 +1250,9 @@ cdef class Decider:
     @property
     def image_size(self):
         """How many values a sheet image (`SHEET_IMAGE`) of this layout holds."""
+        return self._image_size()
+
+    cdef Py_ssize_t _image_size(self) noexcept:
         return self.sheet.layout_streets * (self.sheet.width + IMAGE_STREET) + IMAGE_SHEET
 
     def prepare_native(self, weights, data, tuple plans):
@@ -1262,18 +1268,26 @@ cdef class Decider:
         _memo_start(&self.memo)
         self.native_plans = plans
 
-    def native_choice(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
-                      bint refusal):
+    def read_from(self, image, plays):
+        """The arrays the next native decisions read: the sheet image
+        (`SHEET_IMAGE`, `image_size` int64 values) and the plays (five int64
+        numbers each), which the native game rewrites for each decision
+        (bound once, not at every call)."""
+        self.image, self.plays = image, plays
+        self.bound = True
+
+    def native_choice(self, list offers, Py_ssize_t n_plays, bint refusal):
         """The candidate a `learned` seat at temperature 0 plays in this
         decision: the first of the highest value (`np.argmax`: the first NaN
-        if any) among the candidates of the sheet `image` describes, of its
-        `n_plays` legal plays of `offers` (`plays`: five numbers each, in
-        `legal_plays` order) and of a refusal when `refusal`. Returns (how
-        many candidates, the play's index in `plays` or -1 for the refusal,
-        the effect use code, its three arguments), as `candidate` gives it."""
+        if any) among the candidates of the sheet the bound image
+        (`read_from`) describes, of its `n_plays` legal plays of `offers`
+        (in the bound plays, in `legal_plays` order) and of a refusal when
+        `refusal`. Returns (how many candidates, the play's index among the
+        plays or -1 for the refusal, the effect use code, its three
+        arguments), as `candidate` gives it."""
         if n_plays < 1 and not refusal:
             raise ValueError("a decision without candidates has no choice")
-        self._native_compute(image, plays, offers, n_plays, refusal)
+        self._native_compute(offers, n_plays, refusal)
         cdef double* values = <double*>self.values.data
         cdef Py_ssize_t best = 0, c, n = self.n_rows
         if not isnan(values[0]):
@@ -1287,14 +1301,14 @@ cdef class Decider:
         cdef Py_ssize_t s = self.out.n_streets
         return (n, row[s], row[s + 1], row[s + 2], row[s + 3], row[s + 4])
 
-    def native_best_value(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays):
-        """The largest value of the candidates of the sheet `image` describes
-        and of its `n_plays` (at least one) legal plays, no refusal among
-        them: `float(values.max())` of that decision (NaN when one is NaN),
-        what `LearnedStrategy.choose_roundabout` compares."""
+    def native_best_value(self, list offers, Py_ssize_t n_plays):
+        """The largest value of the candidates of the sheet the bound image
+        describes and of its `n_plays` (at least one) legal plays, no refusal
+        among them: `float(values.max())` of that decision (NaN when one is
+        NaN), what `LearnedStrategy.choose_roundabout` compares."""
         if n_plays < 1:
             raise ValueError("a decision without candidates has no best value")
-        self._native_compute(image, plays, offers, n_plays, False)
+        self._native_compute(offers, n_plays, False)
         cdef double* values = <double*>self.values.data
         cdef double largest = values[0]
         cdef Py_ssize_t c
@@ -1339,17 +1353,20 @@ cdef class Decider:
         self._score(n_plays, refusal, phase, window_phase, False)
         return 0
 
-    cdef int _native_compute(self, const i64[::1] image, const i64[::1] plays, list offers, Py_ssize_t n_plays,
-                             bint refusal) except -1:
-        """One decision of a native player (its sheet and context as a sheet
-        image, its `n_plays` legal plays of `offers` as five numbers each in
-        `plays`) into the working arrays: `_score`. The same decision as
-        `_compute` of the Python sheet, its plays (with a refusal when
-        `refusal`) and `features.context_of` of its view."""
+    cdef int _native_compute(self, list offers, Py_ssize_t n_plays, bint refusal) except -1:
+        """One decision of a native player (its sheet and context as the bound
+        sheet image, its `n_plays` legal plays of `offers` as five numbers
+        each in the bound plays) into the working arrays: `_score`. The same
+        decision as `_compute` of the Python sheet, its plays (with a refusal
+        when `refusal`) and `features.context_of` of its view."""
         if self.native_plans is None:
             raise RuntimeError("native decisions need prepare_native first (a Python decision came in between)")
-        if image.shape[0] != self.image_size or plays.shape[0] < 5 * n_plays or n_plays < 0:
-            raise ValueError(f"a sheet image of {image.shape[0]} values (not {self.image_size}) or too few plays")
+        if not self.bound:
+            raise RuntimeError("native decisions read the arrays bound by read_from: none are")
+        cdef const i64[::1] image = self.image, plays = self.plays
+        if image.shape[0] != self._image_size() or plays.shape[0] < 5 * n_plays or n_plays < 0:
+            raise ValueError(f"a sheet image of {image.shape[0]} values (not {self._image_size()}) "
+                             f"or fewer than {n_plays} plays")
         cdef _Sheet base = self.sheet
         _read_image(base, &image[0])
         cdef const i64* counters = &image[base.n_streets * (base.width + IMAGE_STREET)]

@@ -510,6 +510,7 @@ cdef class LearnedSeats:
     cdef int _grow_plays(self, Py_ssize_t count) except -1:
         self.plays_array = np.zeros(5 * count, dtype=np.int64)
         self.plays = self.plays_array
+        self.decider.read_from(self.image_array, self.plays_array)
         return 0
 
     cdef int end_game(self) except -1:
@@ -566,8 +567,7 @@ cdef class LearnedSeats:
         count = sheet._count_plays(offers, &plain)
         if count:
             self._describe(sheet, seat, offers, count)
-            candidates, index, use, a, b, c = self.decider.native_choice(self.image_array, self.plays_array,
-                                                                          offers, count, plain == 0)
+            candidates, index, use, a, b, c = self.decider.native_choice(offers, count, plain == 0)
             self.afterstates[seat] += candidates
             if index >= 0:
                 fields = &self.plays[5 * <Py_ssize_t>index]
@@ -607,7 +607,7 @@ cdef class LearnedSeats:
             if not count:
                 continue
             self._describe(trial, seat, offers, count)
-            value = self.decider.native_best_value(self.image_array, self.plays_array, offers, count)
+            value = self.decider.native_best_value(offers, count)
             if best_value is None or value > best_value:
                 best, best_value = (street, house), value
         return best
