@@ -1,28 +1,48 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Whole games of built-in `random` seats, played on native sheets.
+"""Whole games of built-in `random` and `learned` seats, played on native sheets.
 
-`play_random` takes a game just set up by `GameState` (plans drawn, deck
+`play` takes a game just set up by `GameState` (plans drawn, deck
 shuffled: the game's generator has made the same draws as for the Python
 game) and plays it from the first deal to the end, as `Game.play` would
-with every seat a `RandomStrategy` of default parameters: the same
-decisions in the same order, each over the same option list (the native
-sheet lists options in the Python order), each random pick drawn from the
-seat's own generator at the same position of its stream, in blocks of
-`DRAWS_PER_BLOCK` as the strategy draws them. The standard game's deck
-stays the Python card source (a few calls a turn); the solo pile, made and
-shuffled by `SoloDeck`, is drawn from here. At the end the sheets go back to the
-state as Python sheets, so that `GameState.result` gives the same result
-and record as the Python game.
+with every seat a `RandomStrategy` of default parameters or a
+`LearnedStrategy` with its bundled model at temperature 0 without
+lookahead: the same decisions in the same order, over the same options
+(the native sheet lists options in the Python order), with the same draws
+from the seats' generators. The standard game's deck stays the Python card
+source (a few calls a turn); the solo pile, made and shuffled by
+`SoloDeck`, is drawn from here. At the end the sheets go back to the state
+as Python sheets, so that `GameState.result` gives the same result and
+record as the Python game.
 
-`can_play` says which games this driver plays; `games/welcome_to/game.py` asks it
-before handing a game over, and plays every other game in Python.
+A `random` seat draws each pick from its own generator at the same
+position of its stream as the strategy, in blocks of `DRAWS_PER_BLOCK`
+(`SeatDraws`). A `learned` seat draws nothing (nor does the Python one at
+temperature 0): each of its decisions is the native decision's
+(welcometo_sim/native/decision.pyx, `Decider.native_choice`, the same
+candidates and values bit for bit as `Evaluator.values` gives the Python
+seat), made from the sheet's C state written as a sheet image, its legal
+plays listed by the sheet as C numbers, and the context the Python seat's
+view gives (`LearnedSeats`): no Python sheet, view or play list is made.
+The advanced variant's roundabouts are played too: a learned seat probes
+each empty house only when no offer fits its sheet, as the strategy does.
+
+`can_play` says which games this driver plays; `games/welcome_to/game.py`
+asks it before handing a game over, and plays every other game in Python:
+other strategies or parameters, a strategy whose methods are not its
+source's, expert rules, thematic boards, plans that are not plain estate
+lists.
 
 The sheets are typed `NativeSheet`s (cimported from sheet.pxd), so every
 move, option list and count is a C call on the sheet, and the plans a seat
 completes are found in C on the sheet's estates (`EstatePlans`), with the
 same claims, in the same order, as `plans.claim_options`, `complete_all`
-and `checked_claim` give the Python game.
+and `checked_claim` give the Python game (every built-in completes its
+plans so).
 """
+
+from libc.stdint cimport int64_t
+
+import numpy as np
 
 from ..games.welcome_to.cards import _pair_grids
 from ..games.welcome_to.data import SOLO_CARD
@@ -32,10 +52,29 @@ from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
 
+ctypedef int64_t i64
+
 cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
 cdef tuple SOLO_GRIDS = _pair_grids(3)
 """The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
+
+evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
+NO_USE = 0
+"""What learned seats are played with (`learning.evaluator` and
+`strategies.learned`), imported by `_load_learned` when a game first has a
+learned seat: games of random seats never load them."""
+
+
+cdef int _load_learned() except -1:
+    global evaluator_module, learned_module, LearnedStrategy, Evaluator, candidate_of, load_model, shipped_path
+    global NO_USE
+    if LearnedStrategy is None:
+        from ..learning import evaluator as evaluator_module
+        from ..learning.evaluator import NO_USE, Evaluator, candidate_of
+        from ..strategies import learned as learned_module
+        from ..strategies.learned import LearnedStrategy, load_model, shipped_path
+    return 0
 
 
 cdef class SeatDraws:
@@ -63,12 +102,15 @@ cdef class SeatDraws:
 
 
 def can_play(state, strategies) -> bool:
-    """Whether `play_random` plays this game exactly as the Python game: a game
-    not started yet, every seat exactly a `RandomStrategy` with its default parameters that has drawn
-    nothing yet, the base board (its tables as published or changed by
-    overrides: the native sheet reads them), the standard or solo game (not
-    expert), and plans that are all plain estate lists (at most one per deck
-    of the sheet)."""
+    """Whether `play` plays this game exactly as the Python game: a game not
+    started yet; every seat exactly a `RandomStrategy` with its default
+    parameters that has drawn nothing yet, or exactly a `LearnedStrategy`
+    as the Python game would play it natively too (`_plays_learned`); each
+    strategy's hooks those of its class's source (a method set on the class
+    since, as a test's probe, may answer otherwise); the base board (its
+    tables as published or changed by overrides: the native sheet reads
+    them), the standard or solo game (not expert), and plans that are all
+    plain estate lists (at most one per deck of the sheet)."""
     variant = state.variant
     if state.turn != 0 or state.decision is None or state.decision.kind != "deal":
         return False  # a game already under way (Game.play_turn) goes on in Python
@@ -77,20 +119,126 @@ def can_play(state, strategies) -> bool:
     for plan in state.plans:
         if plan.kind != "estates" or plan.estate_filter:
             return False
+    learned = False
     for strategy in strategies:
-        if type(strategy) is not RandomStrategy or strategy.params != RandomStrategy.defaults \
-                or strategy._draws:
+        kind = type(strategy)
+        if kind is RandomStrategy:
+            if strategy.params != RandomStrategy.defaults or strategy._draws:
+                return False
+            continue
+        if kind.__name__ == "LearnedStrategy":  # its module is loaded: it made this seat
+            _load_learned()
+        if kind is LearnedStrategy:
+            if not _plays_learned(strategy):
+                return False
+            learned = True
+        else:
+            return False
+    if not _as_written(RandomStrategy, RANDOM_HOOKS):
+        return False
+    return not learned or (_as_written(LearnedStrategy, LEARNED_HOOKS) and _as_written(Evaluator, EVALUATOR_PATH)
+                           and _bundled_model(variant) is not None)
+
+
+RANDOM_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
+                "uniform", "pick")
+"""The methods a `random` seat answers with, which the native seat plays as written."""
+
+LEARNED_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
+                 "evaluator", "_pick")
+"""The methods a `learned` seat answers with, which the native seat plays as written."""
+
+EVALUATOR_PATH = ("values", "decision", "native_decision", "reference_decision", "best_value", "_native_call",
+                  "_native_weights")
+"""The methods of `Evaluator` a `learned` seat's decisions go through."""
+
+
+cdef dict _WRITTEN = {}
+"""(class, names) -> (the methods found, whether they are as written): a
+class's methods are checked again only when one of them is another object."""
+
+
+def _as_written(cls, names) -> bool:
+    """Whether each method `names` of `cls` is the one its class's source
+    defines (by its qualified name and module), not a function set on the
+    class since."""
+    cdef Py_ssize_t index
+    found = tuple([getattr(cls, name, None) for name in names])
+    known = _WRITTEN.get((cls, names))
+    if known is not None:
+        for index in range(len(found)):
+            if found[index] is not (<tuple>known[0])[index]:
+                break
+        else:
+            return known[1]
+    written = _checked_as_written(cls, names)
+    _WRITTEN[cls, names] = (found, written)
+    return written
+
+
+def _checked_as_written(cls, names) -> bool:
+    """`_as_written`, worked out."""
+    for name in names:
+        for owner in cls.__mro__:
+            if name in owner.__dict__:
+                method = owner.__dict__[name]
+                if getattr(method, "__qualname__", None) != f"{owner.__qualname__}.{name}" \
+                        or getattr(method, "__module__", None) != owner.__module__:
+                    return False
+                break
+        else:
             return False
     return True
+
+
+def _plays_learned(strategy) -> bool:
+    """Whether a `LearnedStrategy` seat plays here as in the Python game: the
+    default parameters that matter (`weights` unset: the bundled model of
+    its family; temperature 0: the best candidate, no draw from its
+    generator; no lookahead), no model handed over nor trace asked, nothing
+    decided yet, and Python games that would score its decisions with the
+    native decision too (`evaluator._NATIVE`: not switched off)."""
+    params = strategy.params
+    if set(params) != set(LearnedStrategy.defaults) or params["weights"] != "" \
+            or params["temperature"] != 0 or params["lookahead"] != 0:
+        return False
+    return strategy._model is None and strategy._evaluator is None and strategy.trace is None \
+        and strategy._planned is None and evaluator_module._NATIVE is not None
+
+
+cdef dict _MODEL_KEYS = {}
+"""The key `load_model` files each family's bundled model under (its
+resolved path), worked out once: resolving a path costs more than a game's
+setup."""
+
+
+cdef object _bundled_model(variant):
+    """The bundled model a `learned` seat plays `variant` with (the one
+    `load_model(shipped_path(family))` gives the Python seat), when the
+    native decision can play it on the variant's sheets (streets of the
+    model's lengths, float64 weights in one block): else None."""
+    family = "solo" if variant.solo else "base"
+    key = _MODEL_KEYS.get(family)
+    if key is None:
+        key = _MODEL_KEYS[family] = str(shipped_path(family).resolve())
+    model = learned_module._MODELS.get(key)
+    if model is None:
+        model = load_model(key)
+    weights = model.weights
+    if model.layout.street_houses != tuple(variant.data.street_houses) or weights.dtype != np.float64 \
+            or not weights.flags.c_contiguous:
+        return None
+    return model
 
 
 cdef class EstatePlans:
     """The game's plans, each a plain list of estate sizes (`can_play`), in C:
     per deck, how many estates of each size it takes and its two values.
 
-    `claim` finds, on a native sheet, the claims a `random` seat makes in a
-    turn, as the Python game does: `plans.claim_options` lists, per plan the
-    sheet has not completed, its first MAX_CLAIM_OPTIONS choices of unused
+    `claim` finds, on a native sheet, the claims a built-in seat makes in a
+    turn (`Strategy.choose_plans`), as the Python game does:
+    `plans.claim_options` lists, per plan the sheet has not completed, its
+    first MAX_CLAIM_OPTIONS choices of unused
     estates (sizes ascending, `itertools.combinations` of the estates of
     each size in sheet order, their `product`); `complete_all` ranks the
     claims by the plan's current value, highest first, ties in list order;
@@ -273,7 +421,240 @@ cdef bint _next_combination(int* chosen, int count, int available) noexcept:
     return True
 
 
-def play_random(state, strategies) -> None:
+# ------------------------------------------------------------- learned seats
+cdef Py_ssize_t STREET_SIZE, HOUSES, ROUNDABOUTS, BIS, FENCES, POOLS, LINES, FENCE_SLOTS, PARKS
+cdef Py_ssize_t ESTATES, TEMPS, BIS_CROSSED, REFUSALS, ROUNDABOUTS_BUILT, PLAN_POINTS, TURN
+cdef Py_ssize_t OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS
+cdef object IMAGE_READ = None
+"""The sheet image offsets (`decision.SHEET_IMAGE`) above, read from the
+decision module that reads the images (set on the first learned game)."""
+
+
+cdef int _read_image_offsets(decision) except -1:
+    """Take the offsets of a sheet image's fields from the decision module."""
+    global STREET_SIZE, HOUSES, ROUNDABOUTS, BIS, FENCES, POOLS, LINES, FENCE_SLOTS, PARKS
+    global ESTATES, TEMPS, BIS_CROSSED, REFUSALS, ROUNDABOUTS_BUILT, PLAN_POINTS, TURN
+    global OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS, IMAGE_READ
+    if IMAGE_READ is decision:
+        return 0
+    street, sheet = decision.SHEET_IMAGE["street"], decision.SHEET_IMAGE["sheet"]
+    STREET_SIZE, HOUSES, ROUNDABOUTS, BIS = street["size"], street["houses"], street["roundabouts"], street["bis"]
+    FENCES, POOLS, LINES, FENCE_SLOTS = street["fences"], street["pools"], street["lines"], street["fence_slots"]
+    PARKS = street["parks"]
+    ESTATES, TEMPS, BIS_CROSSED, REFUSALS = sheet["estates"], sheet["temps"], sheet["bis"], sheet["refusals"]
+    ROUNDABOUTS_BUILT, PLAN_POINTS, TURN = sheet["roundabouts"], sheet["plan_points"], sheet["turn"]
+    OPPONENT_TEMPS, OPPONENT_REFUSALS = sheet["opponent_temps"], sheet["opponent_refusals"]
+    PLAN_DONE, PLAN_HIGH, IMAGE_DECKS = sheet["plan_done"], sheet["plan_high"], decision.SHEET_IMAGE["plan_decks"]
+    if IMAGE_DECKS < N_DECKS:
+        raise ValueError(f"a sheet image holds {IMAGE_DECKS} plan decks, a native sheet {N_DECKS}")
+    IMAGE_READ = decision
+    return 0
+
+
+cdef list _IDLE_DECIDERS = []
+"""Deciders no game uses now, kept for the next learned games (making one
+reads the model's layout tables)."""
+
+
+cdef object _take_decider(decision, layout):
+    """An idle Decider of `decision` for `layout`, or a new one."""
+    cdef Py_ssize_t index
+    for index in range(len(_IDLE_DECIDERS)):
+        decider = _IDLE_DECIDERS[index]
+        if type(decider) is decision.Decider and decider.layout is layout:
+            return _IDLE_DECIDERS.pop(index)
+    return decision.Decider(layout)
+
+
+cdef class LearnedSeats:
+    """The `learned` seats of one native game, as `LearnedStrategy` plays
+    them at temperature 0 without lookahead, with its bundled model.
+
+    Each decision is the native decision's (`Decider.native_choice`, the
+    one the Python game's seats would ask through `Evaluator.values`), of
+    the sheet's C state written as a sheet image, its legal plays listed
+    by the sheet as C numbers and the context of `features.context_of`
+    (the public seats and the plans' status as the turn began), so that no
+    Python sheet, view or play list is made: the seat then plays the best
+    candidate (the first of the highest value, as `np.argmax`) and its
+    effect use when the effect's options hold it (`choose_effect`), builds
+    a roundabout only when nothing else fits (`choose_roundabout`: each
+    empty house tried, the first of the best values kept), completes its
+    plans as every built-in does (`EstatePlans`) and never asks for a
+    reshuffle. Nothing is drawn from the seat's generator, as in Python."""
+
+    cdef object decider, image_array, plays_array
+    cdef i64[::1] image, plays
+    cdef Py_ssize_t width, n_streets, n_decks, n_players
+    cdef bint alone
+    cdef i64 context_turn
+    cdef bint plan_high[N_DECKS]
+    cdef list opponent_temps, opponent_refusals
+    cdef list afterstates
+    """Candidates scored per seat (`LearnedStrategy.afterstates_scored`)."""
+
+    def __init__(self, state, strategies):
+        decision = evaluator_module._NATIVE
+        _read_image_offsets(decision)
+        model = _bundled_model(state.variant)
+        self.decider = _take_decider(decision, model.layout)
+        self.decider.prepare_native(model.weights, state.variant.data, tuple(state.plans))
+        self.width, self.n_streets = model.layout.width, len(model.layout.street_houses)
+        self.image_array = np.zeros(self.decider.image_size, dtype=np.int64)
+        self.image = self.image_array
+        self._grow_plays(64)
+        self.n_decks, self.n_players = len(state.plans), state.n_players
+        self.alone = state.variant.solo or self.n_players == 1
+        self.afterstates = [0] * self.n_players
+
+    cdef int _grow_plays(self, Py_ssize_t count) except -1:
+        self.plays_array = np.zeros(5 * count, dtype=np.int64)
+        self.plays = self.plays_array
+        self.decider.read_from(self.image_array, self.plays_array)
+        return 0
+
+    cdef int end_game(self) except -1:
+        """The game is over: its Decider goes back to the idle ones."""
+        if self.decider is not None and len(_IDLE_DECIDERS) < 8:
+            _IDLE_DECIDERS.append(self.decider)
+        self.decider = None
+        return 0
+
+    cdef int begin_turn(self, list sheets, list first_turn, int turn) except -1:
+        """What the seats' views hold of the turn's start: the plans whose high
+        value is still to be had and each seat's best opponent's temps and
+        refusals (`context_of`: 5 and 0 without opponents)."""
+        cdef Py_ssize_t deck, seat, other
+        cdef NativeSheet sheet
+        cdef int temps, refusals
+        self.context_turn = turn + 1
+        for deck in range(self.n_decks):
+            self.plan_high[deck] = first_turn[deck] is None
+        if self.alone:
+            self.opponent_temps, self.opponent_refusals = [5] * self.n_players, [0] * self.n_players
+            return 0
+        self.opponent_temps, self.opponent_refusals = [], []
+        for seat in range(self.n_players):
+            temps = refusals = -1
+            for other in range(self.n_players):
+                if other != seat:
+                    sheet = sheets[other]
+                    temps, refusals = max(temps, sheet.temps), max(refusals, sheet.refusals)
+            self.opponent_temps.append(temps)
+            self.opponent_refusals.append(refusals)
+        return 0
+
+    cdef object play_seat(self, NativeSheet sheet, int seat, list offers, bint advanced, int max_roundabouts,
+                          bint recording):
+        """One learned seat's decisions of a turn before its plans
+        (roundabout, play, effect), as the Python game asks them and
+        `LearnedStrategy` answers; the seat's action record when recording,
+        else None."""
+        cdef Py_ssize_t count, plain
+        cdef i64* fields
+        action = None
+        if recording:
+            action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
+                      "effect_from": None, "written": None, "truck": None, "effect": None,
+                      "plans": [], "reshuffle": False}
+        if advanced and sheet.n_roundabouts < max_roundabouts and sheet._count_plays(offers, &plain) == 0:
+            house = self._best_roundabout(sheet, seat, offers)
+            if house is not None:
+                sheet.build_roundabout(house[0], house[1])
+                if recording:
+                    action["roundabout"] = {"street": house[0], "house": house[1]}
+        play = planned = None
+        count = sheet._count_plays(offers, &plain)
+        if count:
+            self._describe(sheet, seat, offers, count)
+            candidates, index, use, a, b, c = self.decider.native_choice(offers, count, plain == 0)
+            self.afterstates[seat] += candidates
+            if index >= 0:
+                fields = &self.plays[5 * <Py_ssize_t>index]
+                play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
+                if use != NO_USE:
+                    play, planned = candidate_of([play], 0, use, a, b, c)
+        if play is None:
+            sheet.refuse()
+            if recording:
+                action["refusal"] = True
+            return action
+        offer = offers[<Py_ssize_t>play[0]]
+        sheet.apply_play(play)
+        if recording:
+            action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
+            action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
+        if play[4]:
+            if recording:
+                action["effect"] = {"kind": TEMP}
+        elif planned is not None and planned in sheet.effect_options(offer, play):
+            sheet.apply_effect(planned)
+            if recording:
+                action["effect"] = planned.to_record()
+        return action
+
+    cdef object _best_roundabout(self, NativeSheet sheet, int seat, list offers):
+        """`LearnedStrategy.choose_roundabout` when no offer fits the sheet:
+        the empty house whose roundabout lets the best candidate score most
+        (the first of equal values), None when no roundabout makes a play."""
+        cdef NativeSheet trial
+        cdef Py_ssize_t count, plain
+        best = best_value = None
+        for street, house in sheet.roundabout_options():
+            trial = sheet.copy()
+            trial.build_roundabout(street, house)
+            count = trial._count_plays(offers, &plain)
+            if not count:
+                continue
+            self._describe(trial, seat, offers, count)
+            value = self.decider.native_best_value(offers, count)
+            if best_value is None or value > best_value:
+                best, best_value = (street, house), value
+        return best
+
+    cdef int _describe(self, NativeSheet sheet, int seat, list offers, Py_ssize_t count) except -1:
+        """The sheet image of `sheet` for seat `seat` this turn, and its
+        `count` legal plays of `offers`, for the decider."""
+        if 5 * count > self.plays.shape[0]:
+            self._grow_plays(2 * count)
+        sheet._play_fields(offers, &self.plays[0])
+        cdef i64* image = &self.image[0]
+        cdef i64* street
+        cdef Py_ssize_t s, h, n, deck, width = self.width
+        cdef i64 lines, points = 0
+        for s in range(self.n_streets):
+            street = image + s * (width + STREET_SIZE)
+            n = sheet.layout.houses[s]
+            lines = 0
+            for h in range(width):
+                street[h] = sheet.numbers[s][h] if h < n else -1
+                if h < n and sheet.plan_use[s][h]:
+                    lines |= (<i64>1) << h
+            street[width + HOUSES] = n
+            street[width + ROUNDABOUTS] = <i64>sheet.rounds[s]
+            street[width + BIS] = <i64>sheet.bis[s]
+            street[width + FENCES] = <i64>sheet.fences[s]
+            street[width + POOLS] = <i64>sheet.pools[s]
+            street[width + LINES] = lines
+            street[width + FENCE_SLOTS] = <i64>sheet._fence_mask(s)
+            street[width + PARKS] = sheet.parks[s]
+        cdef i64* counters = image + self.n_streets * (width + STREET_SIZE)
+        for s in range(ESTATE_SIZES):
+            counters[ESTATES + s] = sheet.real_estate[s]
+        for deck in range(N_DECKS):
+            points += sheet.points[deck]
+        counters[TEMPS], counters[BIS_CROSSED], counters[REFUSALS] = sheet.temps, sheet.n_bis, sheet.refusals
+        counters[ROUNDABOUTS_BUILT], counters[PLAN_POINTS], counters[TURN] = sheet.n_roundabouts, points, \
+            self.context_turn
+        counters[OPPONENT_TEMPS] = self.opponent_temps[seat]
+        counters[OPPONENT_REFUSALS] = self.opponent_refusals[seat]
+        for deck in range(IMAGE_DECKS):
+            counters[PLAN_DONE + deck] = deck < N_DECKS and sheet.turns[deck] >= 0
+            counters[PLAN_HIGH + deck] = deck < self.n_decks and self.plan_high[deck]
+        return 0
+
+
+def play(state, strategies) -> None:
     """Play `state` (at its first deal) to the end for `strategies` (for which
     `can_play` holds); the state then holds the finished game."""
     cdef int n_players = state.n_players, turn = 0, seat
@@ -281,59 +662,81 @@ def play_random(state, strategies) -> None:
     cdef bint solo = state.variant.solo, advanced = state.variant.advanced
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
     cdef NativeSheet sheet
+    cdef SeatDraws seat_draws
     data = state.variant.data
     deck, first_turn = state.deck, state.first_turn
     cards = deck.cards
     cdef EstatePlans plans = EstatePlans(tuple(state.plans))
     cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
     cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
-    cdef list draws = [SeatDraws(strategy.rng) for strategy in strategies]
+    cdef list draws = [SeatDraws(strategy.rng) if type(strategy) is RandomStrategy else None
+                       for strategy in strategies]
+    cdef LearnedSeats learned = None
+    if None in draws:
+        learned = LearnedSeats(state, strategies)
     cdef list actions, claimers
-    while True:
-        turn += 1
-        if solo:
-            events, revealed, offers = _solo_reveal(deck, cards)
-        elif reshuffle_pending:
-            deck.reshuffle_all()
-            reshuffle_pending = False
-            events = ["plan-reshuffle", *deck.begin_turn()]
-            offers = deck.offers()
-        else:
-            events = deck.begin_turn()
-            offers = deck.offers()
-        if "solo-card" in events:
-            solo_card_came_up(first_turn, turn)
-        nobody_had_a_plan = first_turn.count(None) == len(first_turn)
-        actions, claimers = [], []
+    try:
+        while True:
+            turn += 1
+            if solo:
+                events, revealed, offers = _solo_reveal(deck, cards)
+            elif reshuffle_pending:
+                deck.reshuffle_all()
+                reshuffle_pending = False
+                events = ["plan-reshuffle", *deck.begin_turn()]
+                offers = deck.offers()
+            else:
+                events = deck.begin_turn()
+                offers = deck.offers()
+            if "solo-card" in events:
+                solo_card_came_up(first_turn, turn)
+            nobody_had_a_plan = first_turn.count(None) == len(first_turn)
+            if learned is not None:
+                learned.begin_turn(sheets, first_turn, turn)
+            actions, claimers = [], []
+            for seat in range(n_players):
+                sheet = sheets[seat]
+                if draws[seat] is None:
+                    action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
+                else:
+                    action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate,
+                                        recording)
+                plans.claim(sheet, first_turn, turn, action)
+                if action is not None:
+                    actions.append(action)
+                if _claimed_now(sheet, turn):
+                    claimers.append(seat)
+            if solo:  # SoloDeck.record and end_turn
+                deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
+                deck.discards.extend(revealed)
+            else:
+                deal_record = deck.record() if recording else None
+                deck.end_turn(())
+            claimed = len(claimers) > 0
+            if claimed:
+                plans.settle(sheets, first_turn, turn)
+            if claimed and nobody_had_a_plan and not solo:
+                for seat in claimers:  # the first plan completions of the game: each completer may ask
+                    if draws[seat] is None:
+                        continue  # a learned seat never asks (Strategy.choose_reshuffle)
+                    seat_draws = draws[seat]
+                    if seat_draws.uniform() < 0.5:
+                        reshuffle_pending = True
+                        if recording:
+                            actions[seat]["reshuffle"] = True
+            if recording:
+                state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
+            exhausted = len(deck.pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
+            if exhausted or _some_sheet_ends(sheets, max_refusals):
+                reasons = end_reasons(sheets, exhausted)
+                break
+    finally:
+        if learned is not None:
+            learned.end_game()
+    if learned is not None:
         for seat in range(n_players):
-            sheet = sheets[seat]
-            action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate, recording)
-            plans.claim(sheet, first_turn, turn, action)
-            if action is not None:
-                actions.append(action)
-            if _claimed_now(sheet, turn):
-                claimers.append(seat)
-        if solo:  # SoloDeck.record and end_turn
-            deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
-            deck.discards.extend(revealed)
-        else:
-            deal_record = deck.record() if recording else None
-            deck.end_turn(())
-        claimed = len(claimers) > 0
-        if claimed:
-            plans.settle(sheets, first_turn, turn)
-        if claimed and nobody_had_a_plan and not solo:
-            for seat in claimers:  # the first plan completions of the game: each completer may ask
-                if (<SeatDraws>draws[seat]).uniform() < 0.5:
-                    reshuffle_pending = True
-                    if recording:
-                        actions[seat]["reshuffle"] = True
-        if recording:
-            state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-        exhausted = len(deck.pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
-        if exhausted or _some_sheet_ends(sheets, max_refusals):
-            reasons = end_reasons(sheets, exhausted)
-            break
+            if draws[seat] is None:
+                strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
 

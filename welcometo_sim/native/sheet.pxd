@@ -10,7 +10,7 @@ against an older layout of these classes would read the wrong fields, so
 it must be rebuilt, and does not run until it is.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint64_t
 
 cdef enum:
     MAX_STREETS = 8
@@ -87,6 +87,7 @@ cdef class NativeSheet:
     # plays
     cpdef list legal_plays(self, offers)
     cdef Py_ssize_t _count_plays(self, offers, Py_ssize_t* plain) except -1
+    cdef Py_ssize_t _play_fields(self, offers, int64_t* fields) except -1
     cpdef tuple count_plays(self, offers)
     cpdef tuple play_at(self, offers, Py_ssize_t chosen)
     cpdef Py_ssize_t apply_play_at(self, offers, Py_ssize_t chosen) except -1

@@ -25,7 +25,7 @@ where that number may be written now (`fits`, as `Sheet.fits`), computed
 again for a street whenever it changes (a few dozen operations).
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ..games.welcome_to.data import DEFAULT_DATA, MAX_ESTATE_SIZE as _MAX_ESTATE_SIZE, MAX_NUMBER as _MAX_NUMBER
@@ -429,6 +429,33 @@ cdef class NativeSheet:
                     total += here
                     if not temps[k]:
                         plain[0] += here
+            index += 1
+        return total
+
+    cdef Py_ssize_t _play_fields(self, offers, int64_t* fields) except -1:
+        """The plays `legal_plays(offers)` lists, in its order, as five
+        numbers each (offer, street, house, number, temp) into `fields`
+        (room for `_count_plays` of them): a native player scores them
+        without making their tuples. Returns how many."""
+        cdef Py_ssize_t total = 0
+        cdef int index = 0, k, count, street, house
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        cdef uint64_t mask
+        cdef int64_t* play
+        for offer in offers:
+            count = _written_numbers(offer, index, numbers, temps)
+            for k in range(count):
+                for street in range(self.layout.n_streets):
+                    mask = self.fits[street][numbers[k]]
+                    house = 0
+                    while mask:
+                        if mask & 1:
+                            play = fields + 5 * total
+                            play[0], play[1], play[2], play[3], play[4] = index, street, house, numbers[k], temps[k]
+                            total += 1
+                        mask >>= 1
+                        house += 1
             index += 1
         return total
 

@@ -931,13 +931,14 @@ class Game:
     def play(self) -> GameResult:
         """Ask every decision of the game until it ends; the result. A game
         whose every seat is a built-in the native core plays (`random` with
-        its default parameters, on the rules it supports) runs natively, with
-        the same random streams, decisions and record."""
+        its default parameters, `learned` with its bundled model at
+        temperature 0 without lookahead, on the rules it supports) runs
+        natively, with the same random streams, decisions and record."""
         natively = self.native and self.move_timeout is None \
             and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
         driver = _native_driver() if natively else None  # other games never load the native module
         if driver is not None and driver.can_play(self.state, self.strategies):
-            driver.play_random(self.state, self.strategies)
+            driver.play(self.state, self.strategies)
         else:
             self._drive(False)
         return self.result()
@@ -1000,7 +1001,7 @@ class Game:
         return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
 
 
-NATIVE_STRATEGIES = frozenset({"random"})
+NATIVE_STRATEGIES = frozenset({"random", "learned"})
 """The built-in strategies the native driver plays (it checks the exact class
 and parameters too): a game with any other seat never looks it up."""
 
