@@ -6,8 +6,9 @@ sheet's exact points so far plus the sum of the learned table weights its
 features index (`welcometo_sim.learning`). The weights come from
 `wtsim train` (temporal-difference learning in self-play); the shipped
 models are package data, one per variant family (`solo` for solo mode,
-`base` for every game of two or more players), and `weights=PATH` plays any
-other model file.
+`ice-cream` for games of two or more on the ice-cream board, trained on from
+the base model, `base` for every other game of two or more players), and
+`weights=PATH` plays any other model file.
 
 `temperature` > 0 samples candidates with probability proportional to
 exp(value / temperature) instead of always taking the best (seeded by the
@@ -40,8 +41,23 @@ from welcometo_sim.learning.search import lookahead_values
 from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy, legal_plays
 
-SHIPPED = {"base": "base.npz", "solo": "solo.npz"}
+SHIPPED = {"base": "base.npz", "solo": "solo.npz", "ice-cream": "ice-cream.npz"}
 """The shipped model of each variant family, in `welcometo_sim/learning/weights/`."""
+
+
+def model_family(variant) -> str:
+    """The family a variant's games belong to, as a model names what it was
+    trained on: `solo`, a thematic board's name, else `base`."""
+    if variant.solo:
+        return "solo"
+    return variant.board if variant.board != "base" else "base"
+
+
+def shipped_family(variant) -> str:
+    """The shipped model a variant plays with by default: its family's own
+    when one is shipped (measured better there), else the base model."""
+    family = model_family(variant)
+    return family if family in SHIPPED else "base"
 
 _MODELS: dict[str, ValueModel] = {}
 
@@ -104,7 +120,7 @@ class LearnedStrategy(Strategy):
         if self._evaluator is None:
             model = self._model
             if model is None:
-                path = self.params["weights"] or shipped_path("solo" if view.variant.solo else "base")
+                path = self.params["weights"] or shipped_path(shipped_family(view.variant))
                 model = load_model(path)
             shape = tuple(view.sheet.data.street_houses)
             if model.layout.street_houses != shape:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from helpers import user_error, wtsim
-from strategies.learned import LearnedStrategy, shipped_path
+from strategies.learned import SHIPPED, LearnedStrategy, shipped_family, shipped_path
 from welcometo_sim.learning.evaluator import Evaluator
 from welcometo_sim.learning.features import (COMPLETED, MAX_NUMBER, OPEN, POOLS_BUILT, POOLS_POSSIBLE, WINDOW_STATES, sheet_rows, street_features,
                                              window_phase_of, phase_of)
@@ -25,6 +25,7 @@ from welcometo_sim.games.welcome_to.plans import claim_options
 from welcometo_sim.games.welcome_to.scoring import score_sheet
 from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.games.welcome_to.variant import Variant
+from welcometo_sim.strategy import parse_strategy
 from welcometo_sim.sim.runner import game_seeds
 
 LAYOUT = layout_for(DEFAULT_DATA)
@@ -281,7 +282,7 @@ def test_the_weights_file_round_trips(tmp_path):
 
 
 def test_the_shipped_models_load_and_name_their_training():
-    for family in ("base", "solo"):
+    for family in SHIPPED:
         model = ValueModel.load(shipped_path(family))
         assert model.layout == layout_for(DEFAULT_DATA)
         assert model.meta["family"] == family
@@ -317,3 +318,19 @@ def test_train_command_needs_a_budget_and_a_fresh_folder(tmp_path, capsys):
     assert "--resume" in user_error(["train", config, "--out", str(out), "--games", "8"], capsys)
     code, stdout, _ = wtsim(["train", "--out", str(out), "--games", "8", "--resume", "--quiet"], capsys)
     assert code == 0 and "trained 8 games" in stdout
+
+
+def test_a_variant_plays_its_familys_shipped_model_when_there_is_one():
+    assert shipped_family(Variant()) == "base"
+    assert shipped_family(Variant(solo=True)) == "solo"
+    assert shipped_family(Variant(solo=True, board="ice-cream")) == "solo"
+    assert shipped_family(Variant(board="ice-cream")) == "ice-cream"
+    assert shipped_family(Variant(board="ice-cream", advanced=True, expert=True)) == "ice-cream"
+    assert shipped_family(Variant(board="christmas")) == "base"  # no model of its own: the base model
+    ice_cream = ValueModel.load(shipped_path("ice-cream"))
+    assert ice_cream.meta["training"]["init"].startswith("welcometo_sim/learning/weights/base.npz#sha256=")
+    strategy = LearnedStrategy(np.random.default_rng(0))
+    game = Game(Variant(board="ice-cream"), [Seat("a", "learned", lambda rng: strategy),
+                                            Seat("b", "random", parse_strategy("random"))], 5)
+    game.play()
+    assert np.array_equal(strategy._evaluator.weights, ice_cream.weights)

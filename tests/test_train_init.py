@@ -68,3 +68,12 @@ def test_a_file_that_is_no_model_of_the_game_is_one_line(tmp_path, capsys):
                        *SMALL], capsys)
     assert "not a Shake That City model file" in line
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_a_training_run_as_python_m_records_the_wtsim_command(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "t"
+    argv = ["train", ICE_CREAM, "--out", str(out), "--games", "2", *SMALL]
+    monkeypatch.setattr("sys.argv", [str(ROOT / "welcometo_sim" / "__main__.py"), *argv])
+    code, _, err = wtsim(argv, capsys)
+    assert code == 0, err
+    assert load_state(out).commands == ["wtsim " + " ".join(argv)]

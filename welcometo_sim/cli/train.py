@@ -199,7 +199,8 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
         bar = tqdm(total=total if games is not None else None, initial=state.games, unit="game",
                    file=sys.stderr, dynamic_ncols=True)
         progress = lambda done, step: bar.update(step)  # noqa: E731
-    command = shlex.join(["wtsim", *sys.argv[1:]]) if sys.argv[0].endswith("wtsim") else shlex.join(sys.argv)
+    console = sys.argv[0].endswith("wtsim") or Path(sys.argv[0]).name == "__main__.py"  # wtsim, python -m welcometo_sim
+    command = shlex.join(["wtsim", *sys.argv[1:]]) if console else shlex.join(sys.argv)
     try:
         state = train(state, games=games, seconds=seconds, jobs=jobs, folder=folder, command=command,
                       progress=progress, code_version=__version__)

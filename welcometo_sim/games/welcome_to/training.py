@@ -14,7 +14,7 @@ import numpy as np
 from ...learning.features import Layout
 from ...learning.model import ModelError, ValueModel, layout_for
 from ...learning.train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
-from ...strategies.learned import LearnedStrategy
+from ...strategies.learned import LearnedStrategy, model_family
 from ...strategy import builtin_strategies, parse_strategy
 from .game import Game, Seat
 from .variant import Variant
@@ -108,7 +108,7 @@ class WelcomeToLearning:
         return np.asarray(model.weights, dtype=np.float64)
 
     def save(self, path, settings: TrainSettings, weights: np.ndarray, meta: dict) -> None:
-        meta = {**meta, "family": "solo" if settings.variant.get("solo") else "base"}
+        meta = {**meta, "family": model_family(variant_from_record(settings.variant))}
         ValueModel(_layout(settings), weights, meta).save(path)
 
 
