@@ -6,8 +6,8 @@ sheet's exact points so far plus the sum of the learned table weights its
 features index (`welcometo_sim.learning`). The weights come from
 `wtsim train` (temporal-difference learning in self-play); the shipped
 models are package data, one per variant family (`solo` for solo mode,
-`ice-cream` for games of two or more on the ice-cream board, trained on from
-the base model, `base` for every other game of two or more players), and
+`ice-cream` and `christmas` for games of two or more on those boards, trained
+on from the base model, `base` for every other game of two or more players), and
 `weights=PATH` plays any other model file.
 
 `temperature` > 0 samples candidates with probability proportional to
@@ -41,7 +41,7 @@ from welcometo_sim.learning.search import lookahead_values
 from welcometo_sim.games.welcome_to.data import DEFAULT_DATA
 from welcometo_sim.strategy import Effect, Play, PlayerView, Strategy, legal_plays
 
-SHIPPED = {"base": "base.npz", "solo": "solo.npz", "ice-cream": "ice-cream.npz"}
+SHIPPED = {"base": "base.npz", "solo": "solo.npz", "ice-cream": "ice-cream.npz", "christmas": "christmas.npz"}
 """The shipped model of each variant family, in `welcometo_sim/learning/weights/`."""
 
 

@@ -326,7 +326,8 @@ def test_a_variant_plays_its_familys_shipped_model_when_there_is_one():
     assert shipped_family(Variant(solo=True, board="ice-cream")) == "solo"
     assert shipped_family(Variant(board="ice-cream")) == "ice-cream"
     assert shipped_family(Variant(board="ice-cream", advanced=True, expert=True)) == "ice-cream"
-    assert shipped_family(Variant(board="christmas")) == "base"  # no model of its own: the base model
+    assert shipped_family(Variant(board="christmas")) == "christmas"
+    assert shipped_family(Variant(board="easter")) == "base"  # no model of its own: the base model
     ice_cream = ValueModel.load(shipped_path("ice-cream"))
     assert ice_cream.meta["training"]["init"].startswith("welcometo_sim/learning/weights/base.npz#sha256=")
     strategy = LearnedStrategy(np.random.default_rng(0))
