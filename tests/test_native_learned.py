@@ -24,6 +24,8 @@ from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.learning import evaluator as evaluator_module
 from welcometo_sim.learning.evaluator import Evaluator
+from welcometo_sim.learning.features import Layout
+from welcometo_sim.learning.model import ValueModel
 from welcometo_sim.native import native_module, native_status
 from welcometo_sim.strategies.learned import LearnedStrategy, load_model, shipped_path
 from welcometo_sim.strategy import parse_strategy
@@ -151,18 +153,33 @@ def test_unsupported_learned_games_fall_back_to_python(variant, kinds) -> None:
 
 
 def test_learned_seats_the_driver_cannot_vouch_for_are_played_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A model handed over, a trace asked, a subclass, a replaced method of
-    the strategy or of the evaluator, or the native decision switched off:
-    the driver declines the game."""
+    """A trace already under way, a model the native decision cannot read
+    (weights not float64 in one block, streets of other lengths), a
+    subclass, a replaced method of the strategy or of the evaluator, or the
+    native decision switched off: the driver declines the game. A model
+    handed over and an empty trace (a learning seat) it plays."""
     def declined(*factories) -> bool:
         game = Game(Variant(), [Seat(f"p{i}", "learned", factory) for i, factory in enumerate(factories)], 5)
         return not native.can_play(game.state, game.strategies)
 
+    def traced_already(rng):
+        strategy = LearnedStrategy(rng, None, None, trace=True)
+        strategy.trace.append((np.array([1]), 0.0))
+        return strategy
+
     default = parse_strategy("learned")
     model = load_model(shipped_path("base"))
+    strided = ValueModel(model.layout, np.repeat(model.weights, 2)[::2])
+    other_streets = Layout((9, 11, 12), model.layout.plan_ids)
+    shorter = ValueModel(other_streets, np.zeros(other_streets.size))
     assert not declined(default, default)
-    assert declined(default, lambda rng: LearnedStrategy(rng, None, model))
-    assert declined(default, lambda rng: LearnedStrategy(rng, None, None, trace=True))
+    assert not declined(default, lambda rng: LearnedStrategy(rng, None, model))
+    assert not declined(default, lambda rng: LearnedStrategy(rng, None, None, trace=True))
+    assert declined(default, traced_already)
+    assert declined(default, lambda rng: LearnedStrategy(rng, None, strided))
+    assert declined(default, lambda rng: LearnedStrategy(rng, None, ValueModel(model.layout,
+                                                                               model.weights.astype(np.float32))))
+    assert declined(default, lambda rng: LearnedStrategy(rng, None, shorter))
     assert declined(default, probe_subclass)
     with monkeypatch.context() as patched:
         patched.setattr(LearnedStrategy, "choose_effect", lambda self, view, options: None)
@@ -286,3 +303,119 @@ def test_a_decider_checks_its_native_calls() -> None:
     decider.read_from(np.zeros(decider.image_size + 1, np.int64), np.zeros(5, np.int64))
     with pytest.raises(ValueError, match="sheet image"):
         decider.native_choice([], 0, True)
+
+
+def learning_seats(model, players: int, opponent: str | None = None) -> list[Seat]:
+    """`wtsim train`'s seats: the learner (the model handed over, a trace kept)
+    everywhere, or at seat 0 with `opponent` at the others."""
+    learners = players if opponent is None else 1
+    seats_ = [Seat(f"learner{i}", "learned", lambda rng: LearnedStrategy(rng, None, model, trace=True))
+              for i in range(learners)]
+    return seats_ + [Seat(f"other{i}", opponent, parse_strategy(opponent)) for i in range(learners, players)]
+
+
+def same_traces(fast: Game, reference: Game) -> int:
+    """The same trace seat by seat: the same feature indices and values of
+    every chosen afterstate, bit for bit; how many entries in all."""
+    entries = 0
+    for mine, theirs in zip(fast.strategies, reference.strategies):
+        mine_trace, their_trace = getattr(mine, "trace", None), getattr(theirs, "trace", None)
+        assert (mine_trace is None) == (their_trace is None)
+        if mine_trace is None:
+            continue
+        assert len(mine_trace) == len(their_trace) > 0
+        for (features, value), (their_features, their_value) in zip(mine_trace, their_trace):
+            assert features.dtype == their_features.dtype
+            assert np.array_equal(features, their_features)
+            assert value == their_value and type(value) is type(their_value)
+        entries += len(mine_trace)
+    return entries
+
+
+def vars_of(game: Game) -> tuple:
+    """(state, strategies): what `can_play` is asked of a game."""
+    return game.state, game.strategies
+
+
+def other_model(seed: int) -> ValueModel:
+    """The base model's weights, moved by noise: a model that plays other games."""
+    model = load_model(shipped_path("base"))
+    noise = np.random.default_rng(seed).normal(0.0, 0.5, model.weights.shape)
+    return ValueModel(model.layout, model.weights + noise * (model.weights != 0))
+
+
+TRAINING = [
+    (Variant(), 2, None),
+    (Variant(), 2, "learned"),
+    (Variant(), 3, "random"),
+    (Variant(solo=True), 1, None),
+    (Variant(advanced=True), 2, None),
+]
+
+
+@pytest.mark.parametrize("variant,players,opponent", TRAINING,
+                         ids=["self-play", "against learned", "against random", "solo", "advanced"])
+def test_learning_seats_play_natively_with_the_python_games_traces(variant, players, opponent) -> None:
+    """A learning seat (its model handed over, a trace kept) plays natively
+    the game the Python loop plays, and keeps the same trace: the features
+    and value of each chosen afterstate."""
+    model = other_model(1)
+    playable = [seed for seed in range(40)
+                if native.can_play(*vars_of(Game(variant, learning_seats(model, players, opponent), seed)))]
+    assert len(playable) >= 3
+    for seed in playable[:3]:  # (advanced games whose plans are plain estate lists)
+        fast = Game(variant, learning_seats(model, players, opponent), seed, record=True)
+        fast.finished = fast.play()
+        reference = Game(variant, learning_seats(model, players, opponent), seed, record=True)
+        reference.native = False
+        reference.finished = reference.play()
+        same_games(fast, reference)
+        assert same_traces(fast, reference) >= 10 * (players if opponent is None else 1)
+
+
+def test_seats_of_different_models_each_play_their_own() -> None:
+    """Two learned seats of two models at one table (the learner against the
+    shipped model, or two weights files): each decides with its own weights,
+    natively as in Python, and the games differ from one model's."""
+    mixed = [Seat("a", "learned", lambda rng: LearnedStrategy(rng, None, other_model(2))),
+             Seat("b", "learned", parse_strategy("learned"))]
+    for seed in range(3):
+        fast = Game(Variant(), mixed, seed, record=True)
+        assert native.can_play(fast.state, fast.strategies)
+        fast.finished = fast.play()
+        reference = Game(Variant(), mixed, seed, record=True)
+        reference.native = False
+        reference.finished = reference.play()
+        same_games(fast, reference)
+        assert fast.finished.sheets[0].to_record() != fast.finished.sheets[1].to_record()
+
+
+def test_a_weights_file_seat_plays_natively(tmp_path) -> None:
+    """`learned:weights=PATH` plays its file's model natively, as in Python."""
+    path = tmp_path / "moved.npz"
+    other_model(3).save(path)
+    kinds = [f"learned:weights={path}", "learned"]
+    fresh = Game(Variant(), seats(kinds), 2)
+    assert native.can_play(fresh.state, fresh.strategies)
+    same_games(played(Variant(), kinds, 2, True), played(Variant(), kinds, 2, False))
+
+
+def test_a_training_shard_moves_the_weights_as_the_python_games_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`wtsim train`'s shard of games, each learned from before the next is
+    played: natively, the weights after it are those of the Python games,
+    bit for bit (the decisions of each game read the weights the games
+    before it left)."""
+    from welcometo_sim.games.welcome_to.training import LEARNING
+    from welcometo_sim.learning.train import Learner, TrainSettings
+
+    settings = TrainSettings(variant=Variant().to_record(), players=2, seed=1, rate=0.05)
+    start = np.array(other_model(4).weights)
+    after = []
+    for natively in (True, False):
+        monkeypatch.setattr(Game, "native", natively)
+        weights = start.copy()
+        LEARNING.play_shard(weights, settings, [(index, 100 + index) for index in range(4)],
+                            Learner(weights, settings, settings.rate))
+        after.append(weights)
+    assert not np.array_equal(after[0], start)
+    assert np.array_equal(after[0], after[1])

@@ -1138,6 +1138,8 @@ cdef class Decider:
     """Whether the last decision's street features were all worked out (a
     native decision's street memo spares them: `active_features` cannot
     answer)."""
+    cdef Py_ssize_t chosen
+    """The candidate the last `native_choice` chose."""
     cdef readonly long decisions
     """How many decisions this Decider has computed: `candidate` and
     `active_features` answer of the last one only."""
@@ -1276,7 +1278,7 @@ cdef class Decider:
         self.image, self.plays = image, plays
         self.bound = True
 
-    def native_choice(self, list offers, Py_ssize_t n_plays, bint refusal):
+    def native_choice(self, list offers, Py_ssize_t n_plays, bint refusal, bint traced=False):
         """The candidate a `learned` seat at temperature 0 plays in this
         decision: the first of the highest value (`np.argmax`: the first NaN
         if any) among the candidates of the sheet the bound image
@@ -1284,10 +1286,12 @@ cdef class Decider:
         (in the bound plays, in `legal_plays` order) and of a refusal when
         `refusal`. Returns (how many candidates, the play's index among the
         plays or -1 for the refusal, the effect use code, its three
-        arguments), as `candidate` gives it."""
+        arguments), as `candidate` gives it. With `traced` (a learning
+        seat), every street's features are worked out (no street memo), so
+        that `chosen_trace` can answer."""
         if n_plays < 1 and not refusal:
             raise ValueError("a decision without candidates has no choice")
-        self._native_compute(offers, n_plays, refusal)
+        self._native_compute(offers, n_plays, refusal, not traced)
         cdef double* values = <double*>self.values.data
         cdef Py_ssize_t best = 0, c, n = self.n_rows
         if not isnan(values[0]):
@@ -1297,9 +1301,18 @@ cdef class Decider:
                     break
                 if values[c] > values[best]:
                     best = c
+        self.chosen = best
         cdef i64* row = self.out.row_at(best)
         cdef Py_ssize_t s = self.out.n_streets
         return (n, row[s], row[s + 1], row[s + 2], row[s + 3], row[s + 4])
+
+    def chosen_trace(self):
+        """(active feature indices, value) of the candidate the last
+        `native_choice` chose, as `LearnedStrategy` traces its choice for
+        training (`features(best)`, `float(values[best])`); that choice must
+        have been `traced`."""
+        features = self.active_features(self.chosen)
+        return features, (<double*>self.values.data)[self.chosen]
 
     def native_best_value(self, list offers, Py_ssize_t n_plays):
         """The largest value of the candidates of the sheet the bound image
@@ -1308,7 +1321,7 @@ cdef class Decider:
         NaN), what `LearnedStrategy.choose_roundabout` compares."""
         if n_plays < 1:
             raise ValueError("a decision without candidates has no best value")
-        self._native_compute(offers, n_plays, False)
+        self._native_compute(offers, n_plays, False, True)
         cdef double* values = <double*>self.values.data
         cdef double largest = values[0]
         cdef Py_ssize_t c
@@ -1353,12 +1366,13 @@ cdef class Decider:
         self._score(n_plays, refusal, phase, window_phase, False)
         return 0
 
-    cdef int _native_compute(self, list offers, Py_ssize_t n_plays, bint refusal) except -1:
+    cdef int _native_compute(self, list offers, Py_ssize_t n_plays, bint refusal, bint remember) except -1:
         """One decision of a native player (its sheet and context as the bound
         sheet image, its `n_plays` legal plays of `offers` as five numbers
         each in the bound plays) into the working arrays: `_score`. The same
         decision as `_compute` of the Python sheet, its plays (with a refusal
-        when `refusal`) and `features.context_of` of its view."""
+        when `refusal`) and `features.context_of` of its view; `remember`
+        as for `_score`."""
         if self.native_plans is None:
             raise RuntimeError("native decisions need prepare_native first (a Python decision came in between)")
         if not self.bound:
@@ -1396,7 +1410,7 @@ cdef class Decider:
         _set_scalars(g, counters[IMAGE_ROUNDABOUTS_BUILT], imin(counters[IMAGE_REFUSALS], g.max_refusals),
                      counters[IMAGE_OPPONENT_TEMPS], counters[IMAGE_OPPONENT_REFUSALS], counters[IMAGE_PLAN_POINTS],
                      refusal, phase)
-        self._score(n_plays, refusal, phase, window_phase, True)
+        self._score(n_plays, refusal, phase, window_phase, remember)
         return 0
 
     cdef int _score(self, Py_ssize_t n_plays, bint refusal, i64 phase, i64 window_phase, bint remember) except -1:

@@ -5,8 +5,9 @@
 shuffled: the game's generator has made the same draws as for the Python
 game) and plays it from the first deal to the end, as `Game.play` would
 with every seat a `RandomStrategy` of default parameters or a
-`LearnedStrategy` with its bundled model at temperature 0 without
-lookahead: the same decisions in the same order, over the same options
+`LearnedStrategy` at temperature 0 without lookahead (its family's
+shipped model, a weights file or a model handed over, and a learning
+seat's trace): the same decisions in the same order, over the same options
 (the native sheet lists options in the Python order), with the same draws
 from the seats' generators. The standard game's deck stays the Python card
 source (a few calls a turn); the solo pile, made and shuffled by
@@ -42,6 +43,9 @@ plans so).
 
 from libc.stdint cimport int64_t
 
+import os
+from pathlib import Path
+
 import numpy as np
 
 from ..games.welcome_to.cards import _pair_grids
@@ -60,6 +64,7 @@ cdef tuple SOLO_GRIDS = _pair_grids(3)
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
+shipped_family = None
 NO_USE = 0
 """What learned seats are played with (`learning.evaluator` and
 `strategies.learned`), imported by `_load_learned` when a game first has a
@@ -68,12 +73,12 @@ learned seat: games of random seats never load them."""
 
 cdef int _load_learned() except -1:
     global evaluator_module, learned_module, LearnedStrategy, Evaluator, candidate_of, load_model, shipped_path
-    global NO_USE
+    global NO_USE, shipped_family
     if LearnedStrategy is None:
         from ..learning import evaluator as evaluator_module
         from ..learning.evaluator import NO_USE, Evaluator, candidate_of
         from ..strategies import learned as learned_module
-        from ..strategies.learned import LearnedStrategy, load_model, shipped_path
+        from ..strategies.learned import LearnedStrategy, load_model, shipped_family, shipped_path
     return 0
 
 
@@ -129,15 +134,14 @@ def can_play(state, strategies) -> bool:
         if kind.__name__ == "LearnedStrategy":  # its module is loaded: it made this seat
             _load_learned()
         if kind is LearnedStrategy:
-            if not _plays_learned(strategy):
+            if not _plays_learned(strategy) or _seat_model(strategy, variant) is None:
                 return False
             learned = True
         else:
             return False
     if not _as_written(RandomStrategy, RANDOM_HOOKS):
         return False
-    return not learned or (_as_written(LearnedStrategy, LEARNED_HOOKS) and _as_written(Evaluator, EVALUATOR_PATH)
-                           and _bundled_model(variant) is not None)
+    return not learned or (_as_written(LearnedStrategy, LEARNED_HOOKS) and _as_written(Evaluator, EVALUATOR_PATH))
 
 
 RANDOM_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
@@ -193,37 +197,43 @@ def _checked_as_written(cls, names) -> bool:
 
 def _plays_learned(strategy) -> bool:
     """Whether a `LearnedStrategy` seat plays here as in the Python game: the
-    default parameters that matter (`weights` unset: the bundled model of
-    its family; temperature 0: the best candidate, no draw from its
-    generator; no lookahead), no model handed over nor trace asked, nothing
-    decided yet, and Python games that would score its decisions with the
-    native decision too (`evaluator._NATIVE`: not switched off)."""
+    parameters that matter at their defaults (temperature 0: the best
+    candidate, no draw from its generator; no lookahead), nothing decided
+    or traced yet (a learning seat's trace starts empty), and Python games
+    that would score its decisions with the native decision too
+    (`evaluator._NATIVE`: not switched off). Its model (`_seat_model`) is
+    checked apart."""
     params = strategy.params
-    if set(params) != set(LearnedStrategy.defaults) or params["weights"] != "" \
-            or params["temperature"] != 0 or params["lookahead"] != 0:
+    if set(params) != set(LearnedStrategy.defaults) or params["temperature"] != 0 or params["lookahead"] != 0:
         return False
-    return strategy._model is None and strategy._evaluator is None and strategy.trace is None \
+    trace = strategy.trace
+    return strategy._evaluator is None and (trace is None or (type(trace) is list and len(trace) == 0)) \
         and strategy._planned is None and evaluator_module._NATIVE is not None
 
 
 cdef dict _MODEL_KEYS = {}
-"""The key `load_model` files each family's bundled model under (its
-resolved path), worked out once: resolving a path costs more than a game's
-setup."""
+"""The key `load_model` files a model under (its resolved path), by the
+family or weights parameter it stands for and the folder it was resolved
+from, worked out once: resolving a path costs more than a game's setup."""
 
 
-cdef object _bundled_model(variant):
-    """The bundled model a `learned` seat plays `variant` with (the one
-    `load_model(shipped_path(family))` gives the Python seat), when the
-    native decision can play it on the variant's sheets (streets of the
-    model's lengths, float64 weights in one block): else None."""
-    family = "solo" if variant.solo else "base"
-    key = _MODEL_KEYS.get(family)
-    if key is None:
-        key = _MODEL_KEYS[family] = str(shipped_path(family).resolve())
-    model = learned_module._MODELS.get(key)
+cdef object _seat_model(strategy, variant):
+    """The model a `learned` seat plays `variant` with, the one its Python
+    evaluator would load (`LearnedStrategy.evaluator`: the model handed
+    over, else its `weights` file, else its family's shipped model), when
+    the native decision can play it on the variant's sheets (streets of
+    the model's lengths, float64 weights in one block, as
+    `Evaluator._native_weights` asks): else None."""
+    model = strategy._model
     if model is None:
-        model = load_model(key)
+        path = strategy.params["weights"]
+        where = (path or shipped_family(variant), os.getcwd() if path else None)
+        key = _MODEL_KEYS.get(where)
+        if key is None:
+            key = _MODEL_KEYS[where] = str((Path(path) if path else shipped_path(where[0])).resolve())
+        model = learned_module._MODELS.get(key)
+        if model is None:
+            model = load_model(key)
     weights = model.weights
     if model.layout.street_houses != tuple(variant.data.street_houses) or weights.dtype != np.float64 \
             or not weights.flags.c_contiguous:
@@ -468,7 +478,8 @@ cdef object _take_decider(decision, layout):
 
 cdef class LearnedSeats:
     """The `learned` seats of one native game, as `LearnedStrategy` plays
-    them at temperature 0 without lookahead, with its bundled model.
+    them at temperature 0 without lookahead, each with its own model
+    (`_seat_model`; seats of one model share a Decider).
 
     Each decision is the native decision's (`Decider.native_choice`, the
     one the Python game's seats would ask through `Evaluator.values`), of
@@ -481,9 +492,16 @@ cdef class LearnedSeats:
     a roundabout only when nothing else fits (`choose_roundabout`: each
     empty house tried, the first of the best values kept), completes its
     plans as every built-in does (`EstatePlans`) and never asks for a
-    reshuffle. Nothing is drawn from the seat's generator, as in Python."""
+    reshuffle. Nothing is drawn from the seat's generator, as in Python.
+    A learning seat (a `trace` list) gets each decision's chosen afterstate
+    appended to its trace as the strategy appends it: (active features,
+    value)."""
 
-    cdef object decider, image_array, plays_array
+    cdef list deciders
+    """Each seat's Decider (None for a `random` seat)."""
+    cdef list traces
+    """Each seat's trace list, None for a seat that keeps none."""
+    cdef object image_array, plays_array
     cdef i64[::1] image, plays
     cdef Py_ssize_t width, n_streets, n_decks, n_players
     cdef bint alone
@@ -496,11 +514,23 @@ cdef class LearnedSeats:
     def __init__(self, state, strategies):
         decision = evaluator_module._NATIVE
         _read_image_offsets(decision)
-        model = _bundled_model(state.variant)
-        self.decider = _take_decider(decision, model.layout)
-        self.decider.prepare_native(model.weights, state.variant.data, tuple(state.plans))
-        self.width, self.n_streets = model.layout.width, len(model.layout.street_houses)
-        self.image_array = np.zeros(self.decider.image_size, dtype=np.int64)
+        plans = tuple(state.plans)
+        by_weights = {}
+        self.deciders, self.traces = [], []
+        for strategy in strategies:
+            if type(strategy) is not LearnedStrategy:
+                self.deciders.append(None)
+                self.traces.append(None)
+                continue
+            model = _seat_model(strategy, state.variant)
+            decider = by_weights.get(id(model.weights))
+            if decider is None:
+                decider = by_weights[id(model.weights)] = _take_decider(decision, model.layout)
+                decider.prepare_native(model.weights, state.variant.data, plans)
+                self.width, self.n_streets = model.layout.width, len(model.layout.street_houses)
+            self.deciders.append(decider)
+            self.traces.append(strategy.trace)
+        self.image_array = np.zeros(decider.image_size, dtype=np.int64)
         self.image = self.image_array
         self._grow_plays(64)
         self.n_decks, self.n_players = len(state.plans), state.n_players
@@ -510,14 +540,24 @@ cdef class LearnedSeats:
     cdef int _grow_plays(self, Py_ssize_t count) except -1:
         self.plays_array = np.zeros(5 * count, dtype=np.int64)
         self.plays = self.plays_array
-        self.decider.read_from(self.image_array, self.plays_array)
+        for decider in self._distinct_deciders():
+            decider.read_from(self.image_array, self.plays_array)
         return 0
 
+    cdef list _distinct_deciders(self):
+        """The game's Deciders, each once."""
+        cdef list distinct = []
+        for decider in self.deciders:
+            if decider is not None and all([decider is not other for other in distinct]):
+                distinct.append(decider)
+        return distinct
+
     cdef int end_game(self) except -1:
-        """The game is over: its Decider goes back to the idle ones."""
-        if self.decider is not None and len(_IDLE_DECIDERS) < 8:
-            _IDLE_DECIDERS.append(self.decider)
-        self.decider = None
+        """The game is over: its Deciders go back to the idle ones."""
+        for decider in self._distinct_deciders():
+            if len(_IDLE_DECIDERS) < 8:
+                _IDLE_DECIDERS.append(decider)
+        self.deciders = []
         return 0
 
     cdef int begin_turn(self, list sheets, list first_turn, int turn) except -1:
@@ -567,8 +607,12 @@ cdef class LearnedSeats:
         count = sheet._count_plays(offers, &plain)
         if count:
             self._describe(sheet, seat, offers, count)
-            candidates, index, use, a, b, c = self.decider.native_choice(offers, count, plain == 0)
+            decider = self.deciders[seat]
+            trace = self.traces[seat]
+            candidates, index, use, a, b, c = decider.native_choice(offers, count, plain == 0, trace is not None)
             self.afterstates[seat] += candidates
+            if trace is not None:
+                trace.append(decider.chosen_trace())
             if index >= 0:
                 fields = &self.plays[5 * <Py_ssize_t>index]
                 play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
@@ -607,7 +651,7 @@ cdef class LearnedSeats:
             if not count:
                 continue
             self._describe(trial, seat, offers, count)
-            value = self.decider.native_best_value(offers, count)
+            value = self.deciders[seat].native_best_value(offers, count)
             if best_value is None or value > best_value:
                 best, best_value = (street, house), value
         return best
