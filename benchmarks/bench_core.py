@@ -16,12 +16,14 @@ Figures (seeded games, the same in every round and tree):
   random line; both are played by the native game driver when it is built);
 - ``lookahead-solo``: one `learned:lookahead=8` seat, solo rules (the
   search setting: 4 candidates × 8 sampled next turns a move);
+- ``heuristic-2p``: `learned` against `heuristic`, base game (the bundled
+  default config's table);
 - ``python-2p``: two seats of a strategy written in plain Python
   (strategies/example_custom.py), the cost a custom strategy pays;
 - ``training``: `wtsim train`'s self-play with learning, two seats;
-- ``default-run`` (with --default-run): wall seconds of `wtsim run` of the
-  bundled default config with its 1,000 games and --jobs 2, start-up
-  included.
+- ``default-run`` (with --default-run): wall seconds of `wtsim run` with no
+  argument (the bundled default config, its 1,000 games and its own
+  `jobs`), start-up included.
 
 Each measurement runs in a fresh process of the tree measured (its folder
 first on PYTHONPATH) and reports games per CPU second of that process
@@ -50,6 +52,7 @@ FIGURES: dict[str, tuple[str, int]] = {
     "greedy-4p": ("greedy,greedy,greedy,greedy|base", 30),
     "random-solo": ("random|solo", 1500),
     "random-4p": ("random,random,random,random|base", 600),
+    "heuristic-2p": ("learned,heuristic|base", 40),
     "python-2p": ("strategies.example_custom:ScheduleStrategy,strategies.example_custom:ScheduleStrategy|base", 30),
     "lookahead-solo": ("learned:lookahead=8|solo", 6),
     "training": ("train|base", 30),
@@ -104,11 +107,11 @@ def measure(tree: Path, figure: str, pure_python: bool = False) -> tuple[float, 
 
 
 def default_run_seconds(tree: Path, pure_python: bool = False) -> float:
-    """Wall seconds of `wtsim run` of the bundled default (1,000 games, --jobs 2)."""
+    """Wall seconds of `wtsim run` of the bundled default, as a user runs it (its 1,000 games, its own jobs)."""
     environment = {**os.environ, "PYTHONPATH": str(tree), **({"WTSIM_PURE_PYTHON": "1"} if pure_python else {})}
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "welcometo_sim", "run", "--jobs", "2", "--quiet",
+        done = subprocess.run([sys.executable, "-m", "welcometo_sim", "run", "--quiet",
                                "--out", str(Path(folder) / "run")], cwd=tree, env=environment,
                               capture_output=True, text=True)
         elapsed = time.perf_counter() - started

@@ -65,6 +65,7 @@ cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
 shipped_family = None
+HeuristicStrategy = heuristic_module = None
 NO_USE = 0
 """What learned seats are played with (`learning.evaluator` and
 `strategies.learned`), imported by `_load_learned` when a game first has a
@@ -79,6 +80,14 @@ cdef int _load_learned() except -1:
         from ..learning.evaluator import NO_USE, Evaluator, candidate_of
         from ..strategies import learned as learned_module
         from ..strategies.learned import LearnedStrategy, load_model, shipped_family, shipped_path
+    return 0
+
+
+cdef int _load_heuristic() except -1:
+    global HeuristicStrategy, heuristic_module
+    if HeuristicStrategy is None:
+        from ..strategies.heuristic import HeuristicStrategy
+        from . import heuristic as heuristic_module
     return 0
 
 
@@ -133,10 +142,16 @@ def can_play(state, strategies) -> bool:
             continue
         if kind.__name__ == "LearnedStrategy":  # its module is loaded: it made this seat
             _load_learned()
+        elif getattr(kind, "name", None) in HEURISTIC_NAMES:
+            _load_heuristic()
         if kind is LearnedStrategy:
             if not _plays_learned(strategy) or _seat_model(strategy, variant) is None:
                 return False
             learned = True
+        elif HeuristicStrategy is not None and issubclass(kind, HeuristicStrategy):
+            if not _is_preset(kind) or not _plays_heuristic(strategy) \
+                    or not _as_written(kind, heuristic_module.HEURISTIC_HOOKS):
+                return False
         else:
             return False
     if not _as_written(RandomStrategy, RANDOM_HOOKS):
@@ -209,6 +224,39 @@ def _plays_learned(strategy) -> bool:
     trace = strategy.trace
     return strategy._evaluator is None and (trace is None or (type(trace) is list and len(trace) == 0)) \
         and strategy._planned is None and evaluator_module._NATIVE is not None
+
+
+HEURISTIC_NAMES = frozenset({"heuristic", "safe", "planner", "specialist"})
+"""The built-ins the native `heuristic` seat plays: `heuristic` and its
+presets (`_is_preset`)."""
+
+PRESET_KEYS = frozenset({"__module__", "__qualname__", "__doc__", "name", "defaults", "__annotations__"})
+"""What a preset of `heuristic` (safe, planner, specialist) defines: its name
+and its default parameters, nothing it decides with."""
+
+
+def _is_preset(kind) -> bool:
+    """Whether a subclass of `HeuristicStrategy` (or the class itself) only
+    sets other default parameters: it then decides as `heuristic` does."""
+    for cls in kind.__mro__:
+        if cls is HeuristicStrategy:
+            return True
+        if not set(cls.__dict__) <= PRESET_KEYS:
+            return False
+    return False
+
+
+def _plays_heuristic(strategy) -> bool:
+    """Whether a `HeuristicStrategy` seat plays here as in the Python game:
+    its parameters and weights by their default names (any values), at
+    temperature 0 (no draw from its generator), without the refusal-risk
+    weight (its `Coverage` term is not in the native seat), and nothing
+    decided yet (a new strategy: no turn prepared, no effect planned)."""
+    params, defaults = strategy.params, HeuristicStrategy.defaults
+    if set(params) != set(defaults) or set(params["weights"]) != set(defaults["weights"]):
+        return False
+    return params["temperature"] == 0 and not params["weights"]["refusal_risk"] \
+        and strategy._turn_key is None and strategy._planned_effect is None
 
 
 cdef dict _MODEL_KEYS = {}
@@ -592,11 +640,7 @@ cdef class LearnedSeats:
         else None."""
         cdef Py_ssize_t count, plain
         cdef i64* fields
-        action = None
-        if recording:
-            action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
-                      "effect_from": None, "written": None, "truck": None, "effect": None,
-                      "plans": [], "reshuffle": False}
+        action = _new_action(seat) if recording else None
         if advanced and sheet.n_roundabouts < max_roundabouts and sheet._count_plays(offers, &plain) == 0:
             house = self._best_roundabout(sheet, seat, offers)
             if house is not None:
@@ -618,23 +662,7 @@ cdef class LearnedSeats:
                 play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
                 if use != NO_USE:
                     play, planned = candidate_of([play], 0, use, a, b, c)
-        if play is None:
-            sheet.refuse()
-            if recording:
-                action["refusal"] = True
-            return action
-        offer = offers[<Py_ssize_t>play[0]]
-        sheet.apply_play(play)
-        if recording:
-            action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
-            action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
-        if play[4]:
-            if recording:
-                action["effect"] = {"kind": TEMP}
-        elif planned is not None and planned in sheet.effect_options(offer, play):
-            sheet.apply_effect(planned)
-            if recording:
-                action["effect"] = planned.to_record()
+        _finish_play(sheet, offers, play, planned, action)
         return action
 
     cdef object _best_roundabout(self, NativeSheet sheet, int seat, list offers):
@@ -716,7 +744,10 @@ def play(state, strategies) -> None:
     cdef list draws = [SeatDraws(strategy.rng) if type(strategy) is RandomStrategy else None
                        for strategy in strategies]
     cdef LearnedSeats learned = None
-    if None in draws:
+    cdef list heuristic_seat = [HeuristicStrategy is not None and isinstance(strategy, HeuristicStrategy)
+                                for strategy in strategies]
+    heuristic = heuristic_module.HeuristicSeats(state, strategies, heuristic_seat) if True in heuristic_seat else None
+    if None in draws and False in [draws[seat] is not None or heuristic_seat[seat] for seat in range(n_players)]:
         learned = LearnedSeats(state, strategies)
     cdef list actions, claimers
     try:
@@ -737,10 +768,16 @@ def play(state, strategies) -> None:
             nobody_had_a_plan = first_turn.count(None) == len(first_turn)
             if learned is not None:
                 learned.begin_turn(sheets, first_turn, turn)
+            if heuristic is not None:
+                heuristic.begin_turn(sheets, first_turn, turn,
+                                     len(deck.pile) - deck.solo_card_waiting if solo else -1)
             actions, claimers = [], []
             for seat in range(n_players):
                 sheet = sheets[seat]
-                if draws[seat] is None:
+                if heuristic_seat[seat]:
+                    action = _play_heuristic_seat(heuristic, sheet, seat, offers, advanced, max_roundabouts,
+                                                  recording)
+                elif draws[seat] is None:
                     action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
                 else:
                     action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate,
@@ -762,7 +799,7 @@ def play(state, strategies) -> None:
             if claimed and nobody_had_a_plan and not solo:
                 for seat in claimers:  # the first plan completions of the game: each completer may ask
                     if draws[seat] is None:
-                        continue  # a learned seat never asks (Strategy.choose_reshuffle)
+                        continue  # a learned or heuristic seat never asks (Strategy.choose_reshuffle)
                     seat_draws = draws[seat]
                     if seat_draws.uniform() < 0.5:
                         reshuffle_pending = True
@@ -779,7 +816,7 @@ def play(state, strategies) -> None:
             learned.end_game()
     if learned is not None:
         for seat in range(n_players):
-            if draws[seat] is None:
+            if draws[seat] is None and not heuristic_seat[seat]:
                 strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
@@ -811,11 +848,7 @@ cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers
     cdef Py_ssize_t index, count, plain
     cdef list houses, options
     cdef tuple play
-    action = None
-    if recording:
-        action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
-                  "effect_from": None, "written": None, "truck": None, "effect": None,
-                  "plans": [], "reshuffle": False}
+    action = _new_action(seat) if recording else None
     if advanced and sheet.n_roundabouts < max_roundabouts:
         houses = sheet.roundabout_options()
         if houses and draws.uniform() < rate:
@@ -851,6 +884,60 @@ cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers
                     sheet.apply_effect(chosen)
                     if recording:
                         action["effect"] = effect(*chosen).to_record()
+    return action
+
+
+cdef int _finish_play(NativeSheet sheet, list offers, play, planned, action) except -1:
+    """A seat's play as the Python game makes it once the strategy chose: a
+    refusal (`play` None), or the write, then its effect use when it is a
+    temp or `planned` is among the effect's options after the write (as
+    `choose_effect` keeps the use it planned); recorded into `action`
+    unless it is None."""
+    if play is None:
+        sheet.refuse()
+        if action is not None:
+            action["refusal"] = True
+        return 0
+    offer = offers[<Py_ssize_t>play[0]]
+    sheet.apply_play(play)
+    if action is not None:
+        action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
+        action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
+    if play[4]:
+        if action is not None:
+            action["effect"] = {"kind": TEMP}
+    elif planned is not None and planned in sheet.effect_options(offer, play):
+        sheet.apply_effect(planned)
+        if action is not None:
+            action["effect"] = effect(*planned).to_record()
+    return 0
+
+
+cdef dict _new_action(int seat):
+    """A seat's action record before it decides anything (`Game._begin_seat`)."""
+    return {"seat": seat, "roundabout": None, "refusal": False, "number_from": None, "effect_from": None,
+            "written": None, "truck": None, "effect": None, "plans": [], "reshuffle": False}
+
+
+cdef object _play_heuristic_seat(heuristic, NativeSheet sheet, int seat, list offers, bint advanced,
+                                 int max_roundabouts, bint recording):
+    """One `heuristic` seat's decisions of a turn before its plans
+    (roundabout, play, effect), as the Python game asks them; the seat's
+    action record when recording, else None."""
+    cdef Py_ssize_t count, plain
+    action = _new_action(seat) if recording else None
+    if advanced and sheet.n_roundabouts < max_roundabouts:
+        sheet._count_plays(offers, &plain)
+        house = heuristic.choose_roundabout(sheet, seat, offers, plain)
+        if house is not None:
+            sheet.build_roundabout(house[0], house[1])
+            if recording:
+                action["roundabout"] = {"street": house[0], "house": house[1]}
+    play = planned = None
+    count = sheet._count_plays(offers, &plain)
+    if count:
+        play, planned = heuristic.choose_play(sheet, seat, offers)
+    _finish_play(sheet, offers, play, planned, action)
     return action
 
 

@@ -10,10 +10,12 @@ import hashlib
 import sysconfig
 from pathlib import Path
 
-NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.game")
+NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.heuristic",
+                  "welcometo_sim.native.game")
 
 NATIVE_DEPENDS: dict[str, tuple[str, ...]] = {
     "welcometo_sim.native.sheet": ("sheet.pxd",),
+    "welcometo_sim.native.heuristic": ("sheet.pxd",),
     "welcometo_sim.native.game": ("sheet.pxd",),
 }
 """The ``.pxd`` files, beside the ``.pyx`` sources, that each native module
