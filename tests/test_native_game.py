@@ -126,11 +126,11 @@ def test_unrecorded_games_give_the_same_result() -> None:
 
 
 @pytest.mark.parametrize("variant,kinds", [
-    (Variant(), ["random", "greedy"]),
+    (Variant(), ["random", "lookahead"]),
     (Variant(), ["random:roundabout_rate=0.5"]),
     (Variant(expert=True), ["random", "random"]),
     (Variant(board="ice-cream"), ["random", "random"]),
-], ids=["a greedy seat", "changed parameters", "expert rules", "a thematic board"])
+], ids=["a lookahead seat", "changed parameters", "expert rules", "a thematic board"])
 def test_unsupported_games_fall_back_to_python(variant: Variant, kinds: list[str]) -> None:
     game = Game(variant, seats(kinds), 3, record=True)
     assert not native.can_play(game.state, game.strategies)

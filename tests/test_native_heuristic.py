@@ -1,6 +1,7 @@
-"""`heuristic` seats (and its presets `safe`, `planner`, `specialist`) in the
-native game driver (welcometo_sim/native/heuristic.pyx and game.pyx)
-against the Python game loop with `HeuristicStrategy` (the reference).
+"""`heuristic` seats (and its presets `safe`, `planner`, `specialist`) and
+`greedy` seats in the native game driver (welcometo_sim/native/heuristic.pyx
+and game.pyx) against the Python game loop with `HeuristicStrategy` and
+`GreedyStrategy` (the references).
 
 The native seat works out the move evaluator's terms from the native
 sheet's C state with the Python operations in the Python order, so every
@@ -24,6 +25,7 @@ from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_reques
 from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.native import native_module, native_status
+from welcometo_sim.strategies.greedy import GreedyStrategy
 from welcometo_sim.strategies.heuristic import HeuristicStrategy
 from welcometo_sim.strategies.lookahead import LookaheadStrategy
 from welcometo_sim.strategy import parse_strategy
@@ -87,12 +89,15 @@ FAMILIES = [
     (Variant(), ["heuristic"], range(4)),
     (Variant(), ["safe", "planner", "specialist"], range(4)),
     (Variant(solo=True), ["planner"], range(4)),
+    (Variant(), ["greedy", "greedy"], range(8)),
+    (Variant(), ["greedy", "heuristic", "learned", "greedy"], range(4)),
+    (Variant(solo=True), ["greedy"], range(8)),
 ]
 
 
 @pytest.mark.parametrize("variant,kinds,seeds", FAMILIES,
                          ids=["2 heuristic", "against learned", "4 mixed", "solo", "alone", "presets",
-                              "solo preset"])
+                              "solo preset", "2 greedy", "greedy mixed", "greedy solo"])
 def test_native_heuristic_games_equal_python_games(variant, kinds, seeds) -> None:
     assert check_family(variant, kinds, seeds) == len(seeds)
 
@@ -101,19 +106,23 @@ ADVANCED = [
     (Variant(advanced=True), ["heuristic"], 22),
     (Variant(solo=True, advanced=True), ["heuristic"], 18),
     (Variant(advanced=True), ["heuristic", "heuristic", "random"], 79),
+    (Variant(advanced=True), ["greedy"], 18),
+    (Variant(solo=True, advanced=True), ["greedy"], 28),
+    (Variant(advanced=True), ["greedy", "greedy", "random"], 79),
 ]
-"""Advanced games (plain estate plans) where a heuristic seat builds a
-roundabout when no write without the temp agency fits, and refuses."""
+"""Advanced games (plain estate plans) where a heuristic or greedy seat
+builds a roundabout when no write without the temp agency fits, and refuses."""
 
 
-@pytest.mark.parametrize("variant,kinds,seed", ADVANCED, ids=["alone", "solo", "3 players"])
+@pytest.mark.parametrize("variant,kinds,seed", ADVANCED,
+                         ids=["alone", "solo", "3 players", "greedy alone", "greedy solo", "greedy 3 players"])
 def test_native_heuristic_roundabouts_and_refusals_equal_python(variant, kinds, seed) -> None:
     fresh = Game(variant, seats(kinds), seed)
     assert native.can_play(fresh.state, fresh.strategies)
     fast = played(variant, kinds, seed, True)
     same_games(fast, played(variant, kinds, seed, False))
     mine = [action for turn in fast.finished.record["turns"] for action in turn["actions"]
-            if kinds[action["seat"]] == "heuristic"]
+            if kinds[action["seat"]] != "random"]
     assert any(action["roundabout"] for action in mine) and any(action["refusal"] for action in mine)
 
 
@@ -133,11 +142,29 @@ def test_other_parameters_play_natively_as_in_python(params) -> None:
     assert check_family(Variant(solo=True), [with_params(params)], range(3)) == 3
 
 
+@pytest.mark.parametrize("params", [
+    {"shortlist": 1},
+    {"shortlist": 9, "weights": {"flexibility": 0.4, "estate_potential": 1.5, "temp": 1.2}},
+], ids=["shortlist of one", "other weights"])
+def test_other_greedy_parameters_play_natively_as_in_python(params) -> None:
+    kinds = [("greedy", lambda rng: GreedyStrategy(rng, params)), "greedy"]
+    assert check_family(Variant(), kinds, range(4)) == 4
+    assert check_family(Variant(solo=True), kinds[:1], range(3)) == 3
+
+
 def test_the_native_driver_plays_heuristic_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Game.play hands a heuristic game to the driver (and the Python loop is not asked)."""
     monkeypatch.setattr(Game, "_drive", lambda self, one_turn: pytest.fail("the Python loop ran"))
     result = play_game(Variant(), seats(["heuristic", "learned"]), 11)
     assert result.end_reasons and result.turns > 0
+
+
+class GreedyProbe(GreedyStrategy):
+    """A subclass that decides otherwise: its effects judged one at a time."""
+    name = "greedy"
+
+    def _scores_in_bulk(self) -> bool:
+        return False
 
 
 class Probe(HeuristicStrategy):
@@ -169,6 +196,9 @@ def test_heuristic_seats_the_driver_cannot_vouch_for_are_played_in_python(monkey
     assert declined(("probe", lambda rng: Probe(rng)), "heuristic")
     assert declined(("lookahead", lambda rng: LookaheadStrategy(rng)), "heuristic")
     assert declined(("heuristic", prepared), "heuristic")
+    assert declined("greedy:temperature=0.2", "greedy")
+    assert declined(("probe", lambda rng: GreedyProbe(rng)), "greedy")
+    assert not declined("greedy", "heuristic")
     with monkeypatch.context() as patched:
         patched.setattr(HeuristicStrategy, "_candidates", lambda self, view, scored: scored[:1])
         assert declined("heuristic", "heuristic")
@@ -181,8 +211,8 @@ def test_heuristic_seats_the_driver_cannot_vouch_for_are_played_in_python(monkey
 @pytest.mark.parametrize("variant,kinds", [
     (Variant(expert=True), ["heuristic", "heuristic"]),
     (Variant(board="easter"), ["heuristic", "heuristic"]),
-    (Variant(), ["heuristic", "greedy"]),
-], ids=["expert rules", "a thematic board", "a greedy seat"])
+    (Variant(), ["heuristic", "lookahead"]),
+], ids=["expert rules", "a thematic board", "a lookahead seat"])
 def test_unsupported_heuristic_games_fall_back_to_python(variant, kinds) -> None:
     game = Game(variant, seats(kinds), 3, record=True)
     assert not native.can_play(game.state, game.strategies)

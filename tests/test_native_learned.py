@@ -141,10 +141,10 @@ def probe_subclass(rng):
 @pytest.mark.parametrize("variant,kinds", [
     (Variant(), ["learned:temperature=0.5", "learned"]),
     (Variant(), ["learned:lookahead=2", "random"]),
-    (Variant(), ["learned", "greedy"]),
+    (Variant(), ["learned", "lookahead"]),
     (Variant(expert=True), ["learned", "learned"]),
     (Variant(board="easter"), ["learned", "learned"]),
-], ids=["temperature", "lookahead", "a greedy seat", "expert rules", "a thematic board"])
+], ids=["temperature", "lookahead", "a lookahead seat", "expert rules", "a thematic board"])
 def test_unsupported_learned_games_fall_back_to_python(variant, kinds) -> None:
     game = Game(variant, seats(kinds), 3, record=True)
     assert not native.can_play(game.state, game.strategies)

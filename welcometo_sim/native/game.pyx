@@ -65,7 +65,7 @@ cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
 shipped_family = None
-HeuristicStrategy = heuristic_module = None
+HeuristicStrategy = GreedyStrategy = heuristic_module = None
 NO_USE = 0
 """What learned seats are played with (`learning.evaluator` and
 `strategies.learned`), imported by `_load_learned` when a game first has a
@@ -84,8 +84,9 @@ cdef int _load_learned() except -1:
 
 
 cdef int _load_heuristic() except -1:
-    global HeuristicStrategy, heuristic_module
+    global HeuristicStrategy, GreedyStrategy, heuristic_module
     if HeuristicStrategy is None:
+        from ..strategies.greedy import GreedyStrategy
         from ..strategies.heuristic import HeuristicStrategy
         from . import heuristic as heuristic_module
     return 0
@@ -149,8 +150,12 @@ def can_play(state, strategies) -> bool:
                 return False
             learned = True
         elif HeuristicStrategy is not None and issubclass(kind, HeuristicStrategy):
-            if not _is_preset(kind) or not _plays_heuristic(strategy) \
+            if not _is_preset(kind, HeuristicStrategy) or not _plays_heuristic(strategy) \
                     or not _as_written(kind, heuristic_module.HEURISTIC_HOOKS):
+                return False
+        elif GreedyStrategy is not None and issubclass(kind, GreedyStrategy):
+            if not _is_preset(kind, GreedyStrategy) or not _plays_greedy(strategy) \
+                    or not _as_written(kind, heuristic_module.GREEDY_HOOKS):
                 return False
         else:
             return False
@@ -226,24 +231,34 @@ def _plays_learned(strategy) -> bool:
         and strategy._planned is None and evaluator_module._NATIVE is not None
 
 
-HEURISTIC_NAMES = frozenset({"heuristic", "safe", "planner", "specialist"})
-"""The built-ins the native `heuristic` seat plays: `heuristic` and its
-presets (`_is_preset`)."""
+HEURISTIC_NAMES = frozenset({"greedy", "heuristic", "safe", "planner", "specialist"})
+"""The built-ins the native seats of heuristic.pyx play: `greedy`,
+`heuristic` and its presets (`_is_preset`)."""
 
 PRESET_KEYS = frozenset({"__module__", "__qualname__", "__doc__", "name", "defaults", "__annotations__"})
 """What a preset of `heuristic` (safe, planner, specialist) defines: its name
 and its default parameters, nothing it decides with."""
 
 
-def _is_preset(kind) -> bool:
-    """Whether a subclass of `HeuristicStrategy` (or the class itself) only
-    sets other default parameters: it then decides as `heuristic` does."""
+def _is_preset(kind, base) -> bool:
+    """Whether a subclass of `base` (or `base` itself) only sets other
+    default parameters: it then decides as `base` does."""
     for cls in kind.__mro__:
-        if cls is HeuristicStrategy:
+        if cls is base:
             return True
         if not set(cls.__dict__) <= PRESET_KEYS:
             return False
     return False
+
+
+def _plays_greedy(strategy) -> bool:
+    """Whether a `GreedyStrategy` seat plays here as in the Python game: its
+    parameters and weights by their default names (any values), at
+    temperature 0, and no effect planned yet."""
+    params, defaults = strategy.params, GreedyStrategy.defaults
+    if set(params) != set(defaults) or set(params["weights"]) != set(defaults["weights"]):
+        return False
+    return params["temperature"] == 0 and strategy._planned_effect is None
 
 
 def _plays_heuristic(strategy) -> bool:
@@ -744,10 +759,10 @@ def play(state, strategies) -> None:
     cdef list draws = [SeatDraws(strategy.rng) if type(strategy) is RandomStrategy else None
                        for strategy in strategies]
     cdef LearnedSeats learned = None
-    cdef list heuristic_seat = [HeuristicStrategy is not None and isinstance(strategy, HeuristicStrategy)
-                                for strategy in strategies]
-    heuristic = heuristic_module.HeuristicSeats(state, strategies, heuristic_seat) if True in heuristic_seat else None
-    if None in draws and False in [draws[seat] is not None or heuristic_seat[seat] for seat in range(n_players)]:
+    cdef list heuristic_seat = [_searcher_kind(strategy) for strategy in strategies]
+    heuristic = heuristic_module.HeuristicSeats(state, strategies, heuristic_seat) \
+        if any(heuristic_seat) else None
+    if True in [draws[seat] is None and not heuristic_seat[seat] for seat in range(n_players)]:  # a learned seat
         learned = LearnedSeats(state, strategies)
     cdef list actions, claimers
     try:
@@ -820,6 +835,14 @@ def play(state, strategies) -> None:
                 strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
+
+
+cdef int _searcher_kind(strategy):
+    """The kind of seat of heuristic.pyx that plays `strategy` (`can_play` held):
+    2 for `heuristic` and its presets, 1 for `greedy`, 0 for none."""
+    if HeuristicStrategy is None or not isinstance(strategy, GreedyStrategy):
+        return 0
+    return 2 if isinstance(strategy, HeuristicStrategy) else 1
 
 
 cdef tuple _solo_reveal(deck, cards):

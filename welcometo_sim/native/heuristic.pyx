@@ -50,6 +50,8 @@ cdef enum:
     POOL_USE = 4
     BIS_USE = 5
     MAX_PLANS = N_DECKS
+    GREEDY = 1      # a seat's kind
+    HEURISTIC = 2
 
 cdef dict EFFECT_CODES = {SURVEYOR: FENCE, REAL_ESTATE: ESTATE, LANDSCAPER: PARK, POOL: POOL_USE, BIS: BIS_USE}
 
@@ -59,6 +61,13 @@ HEURISTIC_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshu
                    "refusal_value", "_best_write", "_best_effect", "_scored_one_at_a_time", "_scores_in_bulk",
                    "_coverage_of")
 """The methods a `heuristic` seat decides with, which the native seat plays as written."""
+
+GREEDY_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
+                "ranked_moves", "value", "linear_weights", "evaluate", "_evaluator", "_play_value",
+                "_effect_value", "_candidates", "refusal_value", "_best_write", "_best_effect",
+                "_scored_one_at_a_time", "_scores_in_bulk", "_candidates_in_bulk", "_best_effects_in_bulk",
+                "_options_after_write", "_effect_scores_after_write")
+"""The methods a `greedy` seat decides with, which the native seat plays as written."""
 
 
 # ---------------------------------------------------------------- the data
@@ -502,6 +511,42 @@ cdef Terms _after_effect(const Evaluation* e, const Tables* t, const Plans* p, N
     return _shifted(e, e.pool_gain, e.estates, e.potential, e.open_value, e.share_value)  # `after_pool`
 
 
+cdef void _count_run(Evaluation* e, RunState run, int sign) noexcept:
+    """`fences.count_run`: one run's state added to (1) or taken from (-1) the per-size counts."""
+    if run.size < 0:
+        return
+    if run.done:
+        e.completed[run.size] += sign
+        if run.done == 2:
+            e.unused[run.size] += sign
+    else:
+        e.partial[run.size] += <double>sign * run.share * run.share
+        e.open[run.size] += sign
+        e.share[run.size] += <double>sign * run.share
+
+
+cdef void _derive(Evaluation* d, const Evaluation* e, const Tables* t, const Plans* p, NativeSheet sheet,
+                  NativeSheet after, int s, int house, int number) noexcept:
+    """`MoveEvaluator.after_write_evaluator`: the evaluation `e` of `sheet`
+    carried over to `after`, the sheet once `number` is written in the empty
+    `house` of street `s`: its sums are `e`'s plus the write's change (not
+    summed again), its counts `_counts_after_write`, and the written
+    street's runs and gaps those of `after`."""
+    memcpy(d, e, sizeof(Evaluation))
+    cdef const StreetFacts* f = &e.streets[s]
+    cdef int run = f.run_of[house]
+    cdef RunState no_run, old = _run(sheet, s, f.run_first[run], f.run_length[run], -1)
+    cdef RunState new = _run(sheet, s, f.run_first[run], f.run_length[run], house)
+    no_run.size, no_run.done, no_run.share = -1, 0, 0.0
+    cdef Change c = _change(e, p, sheet, old, new, no_run)
+    d.estates, d.potential, d.progress, d.open_value, d.share_value = \
+        c.estates, c.potential, c.progress, c.open_value, c.share_value
+    d.flex = _after_write(e, t, p, sheet, s, house, number, False, False).flex
+    _count_run(d, old, -1)
+    _count_run(d, new, 1)
+    _street_facts(t, after, s, &d.streets[s])
+
+
 cdef Terms _sheet_terms(const Evaluation* e, const Tables* t, const Plans* p, NativeSheet sheet, double temp_value,
                         const double* size_bonus, int refusals) noexcept:
     """`sheet_terms` of the sheet `e` was made of, with `refusals` refusals
@@ -613,7 +658,9 @@ cdef class HeuristicSeats:
 
     cdef Tables tables
     cdef Plans plans
-    cdef list params          # each seat's parameters (None: not a heuristic seat)
+    cdef list params          # each seat's parameters (None: not a seat of these)
+    cdef list kinds           # each seat's kind: GREEDY, HEURISTIC or 0
+    cdef bint greedy          # the seat deciding now is a `greedy` one
     cdef Evaluation* now
     cdef Evaluation* after
     cdef object now_block, after_block
@@ -630,14 +677,15 @@ cdef class HeuristicSeats:
     cdef double w_share, commitment, horizon, urgency_turns, flex_margin
     cdef Py_ssize_t shortlist
 
-    def __init__(self, state, strategies, list heuristic_seat):
+    def __init__(self, state, strategies, list kinds):
         data = state.variant.data
         _read_tables(&self.tables, data)
         _read_plans(&self.plans, tuple(state.plans))
         if state.n_players > 16:
             raise ValueError("at most 16 seats")
         self.n_players, self.solo = state.n_players, state.variant.solo
-        self.params = [strategy.params if heuristic else None for strategy, heuristic in zip(strategies, heuristic_seat)]
+        self.kinds = kinds
+        self.params = [strategy.params if kind else None for strategy, kind in zip(strategies, kinds)]
         # two working evaluations, in blocks numpy keeps
         self.now_block = np.zeros(sizeof(Evaluation), dtype=np.uint8)
         self.after_block = np.zeros(sizeof(Evaluation), dtype=np.uint8)
@@ -657,9 +705,17 @@ cdef class HeuristicSeats:
             self.plans.high[deck] = first_turn[deck] is None
 
     cdef int _prepare(self, NativeSheet sheet, int seat) except -1:
-        """`HeuristicStrategy._prepare` for one seat's decision."""
+        """`HeuristicStrategy._prepare` for one seat's decision (a `greedy`
+        seat: its weights, its temp value)."""
         params = self.params[seat]
         w = params["weights"]
+        self.greedy = self.kinds[seat] == GREEDY
+        if self.greedy:
+            self.w_points, self.w_temp, self.w_potential = w["points"], w["temp"], w["estate_potential"]
+            self.w_flex, self.w_progress, self.w_board = w["flexibility"], w["plan_progress"], w["board"]
+            self.shortlist = params["shortlist"]
+            self.temp_value, self.has_bonus = self.w_temp, False
+            return 0
         self.w_points, self.w_temp, self.w_race = w["points"], w["temp"], w["temp_race"]
         self.w_potential, self.w_flex, self.w_progress = w["estate_potential"], w["flexibility"], w["plan_progress"]
         self.w_board, self.w_park, self.w_pool = w["board"], w["park_potential"], w["pool_chance"]
@@ -714,7 +770,10 @@ cdef class HeuristicSeats:
         return self.size_bonus if self.has_bonus else NULL
 
     cdef double _value(self, Terms terms) noexcept:
-        """`HeuristicStrategy.value`."""
+        """`HeuristicStrategy.value`, or `GreedyStrategy.value` for a greedy seat."""
+        if self.greedy:
+            return (self.w_points * terms.points + self.w_potential * terms.potential + self.w_flex * terms.flex
+                    + self.w_progress * terms.progress + self.w_board * terms.board)
         cdef double flex = terms.flex if not (self.flex_cap < terms.flex) else self.flex_cap
         return (self.w_points * terms.points
                 + self.later * (self.w_potential * terms.potential + self.w_progress * terms.progress
@@ -734,9 +793,12 @@ cdef class HeuristicSeats:
         return 0.0 - self.later * self.w_pool * self.pool_worth / 3
 
     cdef double _whole_value(self, NativeSheet sheet, int refusals) except? -1.0:
-        """`HeuristicStrategy.evaluate` of the sheet with `refusals` refusals."""
+        """`HeuristicStrategy.evaluate` (`GreedyStrategy.evaluate` for a greedy
+        seat) of the sheet with `refusals` refusals."""
         _evaluate(self.after, &self.tables, &self.plans, sheet, self.temp_value, self._bonus())
         terms = _sheet_terms(self.after, &self.tables, &self.plans, sheet, self.temp_value, self._bonus(), refusals)
+        if self.greedy:
+            return self._value(terms)
         return self._value(terms) + self._extras(sheet)
 
     # ------------------------------------------------------------ questions
@@ -783,16 +845,17 @@ cdef class HeuristicSeats:
         sheet._play_fields(offers, &fields[0])
         cdef Tables* t = &self.tables
         _evaluate(self.now, t, &self.plans, sheet, self.temp_value, self._bonus())
-        cdef double extras = self._extras(sheet)
+        cdef double extras = 0.0 if self.greedy else self._extras(sheet)
         moves = []
         for i in range(count):
-            value = (self._value(_after_write(self.now, t, &self.plans, sheet, fields[5 * i + 1], fields[5 * i + 2],
-                                              fields[5 * i + 3], False, fields[5 * i + 4] != 0))
-                     + extras + self._write_extra(sheet, fields[5 * i + 1], fields[5 * i + 2]))
+            value = self._value(_after_write(self.now, t, &self.plans, sheet, fields[5 * i + 1], fields[5 * i + 2],
+                                             fields[5 * i + 3], False, fields[5 * i + 4] != 0))
+            if not self.greedy:
+                value = value + extras + self._write_extra(sheet, fields[5 * i + 1], fields[5 * i + 2])
             moves.append((value, -i))
-        moves.sort(reverse=True)
+        moves.sort(reverse=True)  # by value, then in play order (greedy's stable sort by value alone)
         candidates = moves[:self.shortlist]
-        for value, order in moves[self.shortlist:]:
+        for value, order in (() if self.greedy else moves[self.shortlist:]):
             i = -order
             if not fields[5 * i + 4] and offers[fields[5 * i]][1] == POOL \
                     and _pool_chance(t, sheet, fields[5 * i + 1], fields[5 * i + 2]):
@@ -801,7 +864,10 @@ cdef class HeuristicSeats:
         for value, order in candidates:
             i = -order
             play = (fields[5 * i], fields[5 * i + 1], fields[5 * i + 2], fields[5 * i + 3], fields[5 * i + 4] != 0)
-            effect, value = self._best_effect(sheet, offers, play, value)
+            if self.greedy:
+                effect, value = self._greedy_effect(sheet, offers, play, value)
+            else:
+                effect, value = self._best_effect(sheet, offers, play, value)
             if best_value is None or value > best_value:
                 best_value, best_play, best_effect = value, play, effect
         if plain == 0 and (best_play is None or self._whole_value(
@@ -839,3 +905,33 @@ cdef class HeuristicSeats:
             if judged > value:
                 best, value = option, judged
         return best, value
+
+    cdef tuple _greedy_effect(self, NativeSheet sheet, list offers, tuple play, double value):
+        """`GreedyStrategy._best_effects_in_bulk` of one candidate: each use of
+        its effect judged on the evaluation carried over from the sheet's
+        (`_derive`, as `after_write_evaluator`, and the shifting effects'
+        scores, which equal it), the first of the best kept when it beats
+        the write alone."""
+        if play[4]:
+            return None, value
+        cdef NativeSheet after = sheet.copy()
+        after.apply_play(play)
+        options = after.effect_options(offers[play[0]], play)
+        if not options:
+            return None, value
+        cdef Tables* t = &self.tables
+        _derive(self.after, self.now, t, &self.plans, sheet, after, play[1], play[2], play[3])
+        cdef double judged, top = 0.0
+        cdef int kind, street, position, number
+        best = None
+        for option in options:
+            kind = EFFECT_CODES[option[0]]
+            street = -1 if option[1] is None else option[1]
+            position = -1 if option[2] is None else option[2]
+            number = -1 if option[3] is None else option[3]
+            judged = self._value(_after_effect(self.after, t, &self.plans, after, kind, street, position, number))
+            if best is None or judged > top:
+                best, top = option, judged
+        if top > value:
+            return best, top
+        return None, value

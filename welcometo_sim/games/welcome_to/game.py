@@ -932,8 +932,8 @@ class Game:
         """Ask every decision of the game until it ends; the result. A game
         whose every seat is a built-in the native core plays (`random` with
         its default parameters, `learned` at temperature 0 without
-        lookahead, `heuristic` and its presets at temperature 0, on the
-        rules it supports)
+        lookahead, `greedy`, `heuristic` and its presets at temperature 0,
+        on the rules it supports)
         runs natively, with the same random streams, decisions and record."""
         natively = self.native and self.move_timeout is None \
             and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
@@ -1002,7 +1002,7 @@ class Game:
         return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
 
 
-NATIVE_STRATEGIES = frozenset({"random", "learned", "heuristic", "safe", "planner", "specialist"})
+NATIVE_STRATEGIES = frozenset({"random", "learned", "greedy", "heuristic", "safe", "planner", "specialist"})
 """The built-in strategies the native driver plays (it checks the exact class
 and parameters too): a game with any other seat never looks it up."""
 
