@@ -140,11 +140,10 @@ def probe_subclass(rng):
 
 @pytest.mark.parametrize("variant,kinds", [
     (Variant(), ["learned:temperature=0.5", "learned"]),
-    (Variant(), ["learned:lookahead=2", "random"]),
     (Variant(), ["learned", "lookahead"]),
     (Variant(expert=True), ["learned", "learned"]),
     (Variant(board="easter"), ["learned", "learned"]),
-], ids=["temperature", "lookahead", "a lookahead seat", "expert rules", "a thematic board"])
+], ids=["temperature", "a lookahead seat", "expert rules", "a thematic board"])
 def test_unsupported_learned_games_fall_back_to_python(variant, kinds) -> None:
     game = Game(variant, seats(kinds), 3, record=True)
     assert not native.can_play(game.state, game.strategies)
@@ -176,6 +175,7 @@ def test_learned_seats_the_driver_cannot_vouch_for_are_played_in_python(monkeypa
     assert not declined(default, lambda rng: LearnedStrategy(rng, None, model))
     assert not declined(default, lambda rng: LearnedStrategy(rng, None, None, trace=True))
     assert declined(default, traced_already)
+    assert declined(default, lambda rng: LearnedStrategy(rng, {"lookahead": 2}, None, trace=True))
     assert declined(default, lambda rng: LearnedStrategy(rng, None, strided))
     assert declined(default, lambda rng: LearnedStrategy(rng, None, ValueModel(model.layout,
                                                                                model.weights.astype(np.float32))))
@@ -419,3 +419,30 @@ def test_a_training_shard_moves_the_weights_as_the_python_games_do(monkeypatch: 
         after.append(weights)
     assert not np.array_equal(after[0], start)
     assert np.array_equal(after[0], after[1])
+
+
+LOOKAHEAD = [
+    (Variant(solo=True), ["learned:lookahead=8"], range(4)),
+    (Variant(), ["learned:lookahead=4", "heuristic"], range(4)),
+    (Variant(), ["learned:lookahead=3,lookahead_width=2", "learned:lookahead=2", "random"], range(3)),
+    (Variant(advanced=True, solo=True), ["learned:lookahead=4"], range(25)),
+]
+
+
+@pytest.mark.parametrize("variant,kinds,seeds", LOOKAHEAD, ids=["solo", "against heuristic", "3 players", "advanced"])
+def test_lookahead_seats_play_natively_as_in_python(variant, kinds, seeds) -> None:
+    """`learned:lookahead=N` (the search setting) plays natively the game the
+    Python loop plays: the same samples of the next turn drawn from the
+    seat's generator (left in the same state), the same candidates looked
+    ahead from and the same picks."""
+    playable = 0
+    for seed in seeds:
+        fresh = Game(variant, seats(kinds), seed)
+        if not native.can_play(fresh.state, fresh.strategies):
+            continue
+        playable += 1
+        same_games(played(variant, kinds, seed, True), played(variant, kinds, seed, False))
+    assert playable >= 3
+    lookahead = played(variant, kinds, seeds[0], True)
+    plain = played(variant, [kind.split(":")[0] for kind in kinds], seeds[0], True)
+    assert lookahead.finished.record != plain.finished.record  # the lookahead changed some pick

@@ -1306,6 +1306,14 @@ cdef class Decider:
         cdef Py_ssize_t s = self.out.n_streets
         return (n, row[s], row[s + 1], row[s + 2], row[s + 3], row[s + 4])
 
+    def last_values(self):
+        """The values of the last decision's candidates (a copy), as `decide` gives them."""
+        values = np.empty(self.n_rows, dtype=np.float64)
+        cdef double[::1] written = values
+        if self.n_rows:
+            memcpy(&written[0], self.values.data, self.n_rows * sizeof(double))
+        return values
+
     def chosen_trace(self):
         """(active feature indices, value) of the candidate the last
         `native_choice` chose, as `LearnedStrategy` traces its choice for
@@ -1314,14 +1322,15 @@ cdef class Decider:
         features = self.active_features(self.chosen)
         return features, (<double*>self.values.data)[self.chosen]
 
-    def native_best_value(self, list offers, Py_ssize_t n_plays):
+    def native_best_value(self, list offers, Py_ssize_t n_plays, bint refusal=False):
         """The largest value of the candidates of the sheet the bound image
-        describes and of its `n_plays` (at least one) legal plays, no refusal
-        among them: `float(values.max())` of that decision (NaN when one is
-        NaN), what `LearnedStrategy.choose_roundabout` compares."""
-        if n_plays < 1:
+        describes, of its `n_plays` legal plays and of a refusal when
+        `refusal`: `float(values.max())` of that decision (NaN when one is
+        NaN), what `LearnedStrategy.choose_roundabout` compares and what
+        its lookahead asks of each sampled next turn (`best_value`)."""
+        if n_plays < 1 and not refusal:
             raise ValueError("a decision without candidates has no best value")
-        self._native_compute(offers, n_plays, False, True)
+        self._native_compute(offers, n_plays, refusal, True)
         cdef double* values = <double*>self.values.data
         cdef double largest = values[0]
         cdef Py_ssize_t c

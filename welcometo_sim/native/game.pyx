@@ -5,7 +5,7 @@
 shuffled: the game's generator has made the same draws as for the Python
 game) and plays it from the first deal to the end, as `Game.play` would
 with every seat a `RandomStrategy` of default parameters or a
-`LearnedStrategy` at temperature 0 without lookahead (its family's
+`LearnedStrategy` at temperature 0, with or without lookahead (its family's
 shipped model, a weights file or a model handed over, and a learning
 seat's trace): the same decisions in the same order, over the same options
 (the native sheet lists options in the Python order), with the same draws
@@ -64,7 +64,7 @@ cdef tuple SOLO_GRIDS = _pair_grids(3)
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
-shipped_family = None
+shipped_family = next_turn_cards = None
 HeuristicStrategy = GreedyStrategy = heuristic_module = None
 NO_USE = 0
 """What learned seats are played with (`learning.evaluator` and
@@ -74,11 +74,12 @@ learned seat: games of random seats never load them."""
 
 cdef int _load_learned() except -1:
     global evaluator_module, learned_module, LearnedStrategy, Evaluator, candidate_of, load_model, shipped_path
-    global NO_USE, shipped_family
+    global NO_USE, shipped_family, next_turn_cards
     if LearnedStrategy is None:
         from ..learning import evaluator as evaluator_module
         from ..learning.evaluator import NO_USE, Evaluator, candidate_of
         from ..strategies import learned as learned_module
+        from ..learning.search import next_turn_cards
         from ..strategies.learned import LearnedStrategy, load_model, shipped_family, shipped_path
     return 0
 
@@ -216,17 +217,19 @@ def _checked_as_written(cls, names) -> bool:
 
 
 def _plays_learned(strategy) -> bool:
-    """Whether a `LearnedStrategy` seat plays here as in the Python game: the
-    parameters that matter at their defaults (temperature 0: the best
-    candidate, no draw from its generator; no lookahead), nothing decided
-    or traced yet (a learning seat's trace starts empty), and Python games
-    that would score its decisions with the native decision too
+    """Whether a `LearnedStrategy` seat plays here as in the Python game:
+    temperature 0 (the best candidate, no draw from its generator but the
+    lookahead's samples), nothing decided or traced yet (a learning seat's
+    trace starts empty; a seat that looks ahead keeps none), and Python
+    games that would score its decisions with the native decision too
     (`evaluator._NATIVE`: not switched off). Its model (`_seat_model`) is
     checked apart."""
     params = strategy.params
-    if set(params) != set(LearnedStrategy.defaults) or params["temperature"] != 0 or params["lookahead"] != 0:
+    if set(params) != set(LearnedStrategy.defaults) or params["temperature"] != 0:
         return False
     trace = strategy.trace
+    if params["lookahead"] > 0 and trace is not None:
+        return False
     return strategy._evaluator is None and (trace is None or (type(trace) is list and len(trace) == 0)) \
         and strategy._planned is None and evaluator_module._NATIVE is not None
 
@@ -539,9 +542,20 @@ cdef object _take_decider(decision, layout):
     return decision.Decider(layout)
 
 
+class _SampleView:
+    """What `search.next_turn_cards` reads of a seat's view, in a native game."""
+
+    __slots__ = ("unseen", "variant", "hand", "next_effects", "offers")
+
+    def __init__(self, LearnedSeats seats, list offers):
+        self.unseen, self.hand, self.offers = seats.unseen, seats.hand, offers
+        self.variant = seats.variant
+        self.next_effects = None if seats.solo else seats.deck.next_effects()
+
+
 cdef class LearnedSeats:
     """The `learned` seats of one native game, as `LearnedStrategy` plays
-    them at temperature 0 without lookahead, each with its own model
+    them at temperature 0, each with its own model
     (`_seat_model`; seats of one model share a Decider).
 
     Each decision is the native decision's (`Decider.native_choice`, the
@@ -555,8 +569,10 @@ cdef class LearnedSeats:
     a roundabout only when nothing else fits (`choose_roundabout`: each
     empty house tried, the first of the best values kept), completes its
     plans as every built-in does (`EstatePlans`) and never asks for a
-    reshuffle. Nothing is drawn from the seat's generator, as in Python.
-    A learning seat (a `trace` list) gets each decision's chosen afterstate
+    reshuffle. Nothing is drawn from the seat's generator, as in Python,
+    but by a seat that looks ahead: it re-judges its best candidates on
+    samples of the next turn's cards that `search.next_turn_cards` draws
+    from its generator (`_look_ahead`). A learning seat (a `trace` list) gets each decision's chosen afterstate
     appended to its trace as the strategy appends it: (active features,
     value)."""
 
@@ -564,6 +580,15 @@ cdef class LearnedSeats:
     """Each seat's Decider (None for a `random` seat)."""
     cdef list traces
     """Each seat's trace list, None for a seat that keeps none."""
+    cdef list lookahead
+    """Each learned seat's (samples of the next turn, candidates looked
+    ahead from, its generator), None for a seat that does not look ahead."""
+    cdef object deck, hand, unseen
+    """The turn's card source, the solo hand (else None) and the unseen
+    cards (worked out when a lookahead first asks)."""
+    cdef bint solo
+    cdef int max_refusals
+    cdef readonly object variant
     cdef object image_array, plays_array
     cdef i64[::1] image, plays
     cdef Py_ssize_t width, n_streets, n_decks, n_players
@@ -579,12 +604,18 @@ cdef class LearnedSeats:
         _read_image_offsets(decision)
         plans = tuple(state.plans)
         by_weights = {}
-        self.deciders, self.traces = [], []
+        self.deciders, self.traces, self.lookahead = [], [], []
+        self.variant = state.variant
+        self.solo, self.max_refusals = state.variant.solo, state.variant.data.max_refusals
         for strategy in strategies:
             if type(strategy) is not LearnedStrategy:
                 self.deciders.append(None)
                 self.traces.append(None)
+                self.lookahead.append(None)
                 continue
+            params = strategy.params
+            self.lookahead.append((params["lookahead"], params["lookahead_width"], strategy.rng)
+                                  if params["lookahead"] > 0 else None)
             model = _seat_model(strategy, state.variant)
             decider = by_weights.get(id(model.weights))
             if decider is None:
@@ -623,16 +654,18 @@ cdef class LearnedSeats:
         self.deciders = []
         return 0
 
-    cdef int begin_turn(self, list sheets, list first_turn, int turn) except -1:
+    cdef int begin_turn(self, list sheets, list first_turn, int turn, deck, hand) except -1:
         """What the seats' views hold of the turn's start: the plans whose high
         value is still to be had and each seat's best opponent's temps and
-        refusals (`context_of`: 5 and 0 without opponents)."""
-        cdef Py_ssize_t deck, seat, other
+        refusals (`context_of`: 5 and 0 without opponents); and for a
+        lookahead, the card source and the solo hand (None otherwise)."""
+        cdef Py_ssize_t seat, other
         cdef NativeSheet sheet
         cdef int temps, refusals
+        self.deck, self.hand, self.unseen = deck, hand, None
         self.context_turn = turn + 1
-        for deck in range(self.n_decks):
-            self.plan_high[deck] = first_turn[deck] is None
+        for seat in range(self.n_decks):
+            self.plan_high[seat] = first_turn[seat] is None
         if self.alone:
             self.opponent_temps, self.opponent_refusals = [5] * self.n_players, [0] * self.n_players
             return 0
@@ -672,13 +705,69 @@ cdef class LearnedSeats:
             self.afterstates[seat] += candidates
             if trace is not None:
                 trace.append(decider.chosen_trace())
-            if index >= 0:
-                fields = &self.plays[5 * <Py_ssize_t>index]
-                play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
-                if use != NO_USE:
-                    play, planned = candidate_of([play], 0, use, a, b, c)
+            if self.lookahead[seat] is not None and candidates > 1:
+                play, planned = self._look_ahead(sheet, seat, offers, decider)
+            elif index >= 0:
+                play, planned = self._candidate(index, use, a, b, c)
         _finish_play(sheet, offers, play, planned, action)
         return action
+
+    cdef tuple _candidate(self, i64 index, i64 use, i64 a, i64 b, i64 c):
+        """(play, effect use) of a candidate as the Decider gives it: its
+        play's index among the bound plays (-1: the refusal), the use's code
+        and arguments."""
+        cdef i64* fields
+        if index < 0:
+            return None, None
+        fields = &self.plays[5 * <Py_ssize_t>index]
+        play = (fields[0], fields[1], fields[2], fields[3], fields[4] != 0)
+        return (play, None) if use == NO_USE else candidate_of([play], 0, use, a, b, c)
+
+    cdef tuple _look_ahead(self, NativeSheet sheet, int seat, list offers, decider):
+        """`LearnedStrategy.choose_play` with lookahead (`search.lookahead_values`,
+        then the best of its values, the first of equal ones): the `width`
+        best candidates of the decision just made, each judged by the mean
+        over `draws` samples of the next turn's cards (the same samples for
+        each, drawn from the seat's generator by `next_turn_cards` itself) of
+        the best value of that next turn on its afterstate, or by its own
+        value when the game ends after it. Returns (play, effect use)."""
+        draws, width, rng = self.lookahead[seat]
+        values = decider.last_values()
+        order = np.argsort(-values, kind="stable")[:width]
+        chosen = []  # the candidates' moves, read before the next turns' decisions overwrite them
+        for index in order:
+            play_index, use, a, b, c = decider.candidate(int(index))
+            chosen.append(self._candidate(play_index, use, a, b, c))
+        if self.unseen is None:
+            self.unseen = self.deck.unseen(seat)
+        samples = [next_turn_cards(_SampleView(self, offers), rng) for _ in range(draws)]
+        judged = np.empty(len(order))
+        cdef NativeSheet after
+        cdef Py_ssize_t slot, count, plain
+        cdef double total
+        self.context_turn += 1  # the next turn's views
+        try:
+            for slot in range(len(order)):
+                play, planned = chosen[slot]
+                after = sheet.copy()
+                if play is None:
+                    after.refusals = min(after.refusals + 1, self.max_refusals)
+                else:
+                    after.apply_play(play)
+                    if planned is not None:
+                        after.apply_effect(planned)
+                if _some_sheet_ends([after], self.max_refusals) or (self.solo and len(self.unseen) < 3):
+                    judged[slot] = values[order[slot]]
+                    continue
+                total = 0.0
+                for next_offers, _hand in samples:
+                    count = after._count_plays(next_offers, &plain)
+                    self._describe(after, seat, next_offers, count)
+                    total += decider.native_best_value(next_offers, count, plain == 0)
+                judged[slot] = total / draws
+        finally:
+            self.context_turn -= 1
+        return chosen[int(np.argmax(judged))]
 
     cdef object _best_roundabout(self, NativeSheet sheet, int seat, list offers):
         """`LearnedStrategy.choose_roundabout` when no offer fits the sheet:
@@ -782,7 +871,8 @@ def play(state, strategies) -> None:
                 solo_card_came_up(first_turn, turn)
             nobody_had_a_plan = first_turn.count(None) == len(first_turn)
             if learned is not None:
-                learned.begin_turn(sheets, first_turn, turn)
+                learned.begin_turn(sheets, first_turn, turn, deck,
+                                   [cards[card] for card in revealed] if solo else None)
             if heuristic is not None:
                 heuristic.begin_turn(sheets, first_turn, turn,
                                      len(deck.pile) - deck.solo_card_waiting if solo else -1)
