@@ -16,7 +16,10 @@ record as the Python game.
 
 A `random` seat draws each pick from its own generator at the same
 position of its stream as the strategy, in blocks of `DRAWS_PER_BLOCK`
-(`SeatDraws`). A `learned` seat draws nothing (nor does the Python one at
+(`SeatDraws`); its plays and effect options are counted, picked and
+applied in C from the turn's offers read into C once (`Offers`; in solo
+straight from the three cards revealed, `CardFields`), so that no Python
+offer, play or effect is made unless the game is recorded. A `learned` seat draws nothing (nor does the Python one at
 temperature 0): each of its decisions is the native decision's
 (welcometo_sim/native/decision.pyx, `Decider.native_choice`, the same
 candidates and values bit for bit as `Evaluator.values` gives the Python
@@ -40,6 +43,7 @@ and `checked_claim` give the Python game (every built-in completes its
 plans so).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int64_t
 
 import numpy as np
@@ -50,13 +54,31 @@ from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
-from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
+from .sheet cimport (EFFECT_FIELDS, ESTATE_SIZES, MAX_EFFECT_OPTIONS, MAX_ESTATES, N_DECKS, EstateRun,
+                     NativeSheet, effect_code, effect_tuple, offer_fields)
 
 ctypedef int64_t i64
 
 cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
+
+cdef enum:
+    MAX_OFFERS = 8  # a turn's offers: 3 in the standard game, 6 in solo
+
+
+# A turn's offers in C, read once for every `random` seat's decisions: each
+# offer's number, whether it brings the temp agency, and its effect's C code
+# (`sheet.effect_code`).
+cdef struct Offers:
+    int n
+    int number[MAX_OFFERS]
+    bint temp[MAX_OFFERS]
+    int effect[MAX_OFFERS]
 cdef tuple SOLO_GRIDS = _pair_grids(3)
 """The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
+cdef int SOLO_NUMBER_FROM[6]
+cdef int SOLO_EFFECT_FROM[6]
+for _index, (_number_from, _effect_from, _grid) in enumerate(SOLO_GRIDS):
+    SOLO_NUMBER_FROM[_index], SOLO_EFFECT_FROM[_index] = _number_from, _effect_from
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
@@ -675,11 +697,15 @@ def play(state, strategies) -> None:
     if None in draws:
         learned = LearnedSeats(state, strategies)
     cdef list actions, claimers
+    cdef Offers offered
+    cdef CardFields table = card_fields(cards) if solo else None
+    cdef bint python_offers = recording or learned is not None or table is None
     try:
         while True:
             turn += 1
             if solo:
-                events, revealed, offers = _solo_reveal(deck, cards)
+                events, revealed = _solo_reveal(deck)
+                offers = _solo_offers(cards, revealed) if python_offers else None
             elif reshuffle_pending:
                 deck.reshuffle_all()
                 reshuffle_pending = False
@@ -690,6 +716,10 @@ def play(state, strategies) -> None:
                 offers = deck.offers()
             if "solo-card" in events:
                 solo_card_came_up(first_turn, turn)
+            if solo and not python_offers:
+                table.read_solo(revealed, &offered)
+            else:
+                _read_offers(offers, &offered)
             nobody_had_a_plan = first_turn.count(None) == len(first_turn)
             if learned is not None:
                 learned.begin_turn(sheets, first_turn, turn)
@@ -699,8 +729,8 @@ def play(state, strategies) -> None:
                 if draws[seat] is None:
                     action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
                 else:
-                    action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate,
-                                        recording)
+                    action = _play_seat(sheet, draws[seat], seat, offers, &offered, advanced, max_roundabouts,
+                                        rate, recording)
                 plans.claim(sheet, first_turn, turn, action)
                 if action is not None:
                     actions.append(action)
@@ -741,11 +771,11 @@ def play(state, strategies) -> None:
     state.turn, state.end, state.decision = turn, reasons, None
 
 
-cdef tuple _solo_reveal(deck, cards):
-    """`SoloDeck.begin_turn` and `offers` (`cards.pair_offers`): the next three construction cards
-    off the pile (past the solo card, when it comes up); (events, the cards
-    revealed, the six offers). The pile and the solo card's flag are the
-    deck's own, so its other questions stay right."""
+cdef tuple _solo_reveal(deck):
+    """`SoloDeck.begin_turn`: the next three construction cards off the pile
+    (past the solo card, when it comes up); (events, the cards revealed).
+    The pile and the solo card's flag are the deck's own, so its other
+    questions stay right."""
     cdef list events = [], revealed = []
     cdef list pile = deck.pile
     while len(revealed) < 3:
@@ -755,18 +785,125 @@ cdef tuple _solo_reveal(deck, cards):
             deck.solo_card_waiting = False
         else:
             revealed.append(card)
+    return events, revealed
+
+
+cdef list _solo_offers(cards, list revealed):
+    """The six offers of the revealed cards (`cards.pair_offers`)."""
     hand = (cards[revealed[0]], cards[revealed[1]], cards[revealed[2]])
-    return events, revealed, [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
+    return [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
 
 
-cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers, bint advanced,
+cdef class CardFields:
+    """Each construction card's `Offers` fields (its number, whether its
+    effect is the temp agency, the effect's C code), so that a solo turn's
+    offers are read in C from the three cards revealed (`read_solo`)."""
+
+    cdef object cards
+    cdef Py_ssize_t n
+    cdef int* number
+    cdef bint* temp
+    cdef int* effect
+
+    def __cinit__(self, cards):
+        cdef Py_ssize_t card
+        self.cards, self.n = cards, len(cards)
+        self.number = <int*>PyMem_Malloc(max(self.n, 1) * sizeof(int))
+        self.temp = <bint*>PyMem_Malloc(max(self.n, 1) * sizeof(bint))
+        self.effect = <int*>PyMem_Malloc(max(self.n, 1) * sizeof(int))
+        if not self.number or not self.temp or not self.effect:
+            raise MemoryError()
+        for card in range(self.n):
+            offer_fields(cards[card], card, &self.number[card], &self.temp[card])
+            self.effect[card] = effect_code(cards[card][1])
+
+    def __dealloc__(self):
+        PyMem_Free(self.number)
+        PyMem_Free(self.temp)
+        PyMem_Free(self.effect)
+
+    cdef int read_solo(self, list revealed, Offers* offered) except -1:
+        """The six offers of the revealed cards (`_solo_offers`) into `offered`."""
+        cdef int index, hand[3]
+        for index in range(3):
+            hand[index] = revealed[index]
+        offered.n = 6
+        for index in range(6):
+            offered.number[index] = self.number[hand[SOLO_NUMBER_FROM[index]]]
+            offered.temp[index] = self.temp[hand[SOLO_EFFECT_FROM[index]]]
+            offered.effect[index] = self.effect[hand[SOLO_EFFECT_FROM[index]]]
+        return 0
+
+
+cdef dict _CARD_FIELDS = {}
+"""CardFields per deck of cards (few exist: one per variant's tables)."""
+
+
+cdef CardFields card_fields(cards):
+    """The shared CardFields of a deck of cards, or None when a card's
+    number is not one a sheet takes (its offers are then read from Python,
+    which says which)."""
+    found = _CARD_FIELDS.get(id(cards))
+    if found is None or (<CardFields>found).cards is not cards:
+        try:
+            found = CardFields(cards)
+        except ValueError:
+            return None
+        if len(_CARD_FIELDS) >= 64:
+            _CARD_FIELDS.clear()
+        _CARD_FIELDS[id(cards)] = found
+    return found
+
+
+cdef int _read_offers(list offers, Offers* offered) except -1:
+    """The turn's offers into `offered`."""
+    cdef int index
+    if len(offers) > MAX_OFFERS:
+        raise ValueError(f"the native game takes at most {MAX_OFFERS} offers a turn, not {len(offers)}")
+    offered.n = len(offers)
+    for index in range(offered.n):
+        offer = offers[index]
+        offer_fields(offer, index, &offered.number[index], &offered.temp[index])
+        offered.effect[index] = effect_code(offer[1])
+    return 0
+
+
+cdef Py_ssize_t _count_plays(NativeSheet sheet, Offers* offered, Py_ssize_t* plain) noexcept:
+    """`sheet._count_plays` of the turn's offers, read from C."""
+    cdef Py_ssize_t total = 0
+    cdef int index
+    plain[0] = 0
+    for index in range(offered.n):
+        total += sheet._offer_count(offered.number[index], offered.temp[index], plain)
+    return total
+
+
+cdef void _play_at(NativeSheet sheet, Offers* offered, Py_ssize_t chosen, int* play) noexcept:
+    """`sheet.play_at` of the turn's offers (`chosen` below `_count_plays`),
+    as its five fields (offer, street, house, number, temp) into `play`."""
+    cdef Py_ssize_t seen = 0, here, plain = 0
+    cdef int index
+    for index in range(offered.n):
+        here = sheet._offer_count(offered.number[index], offered.temp[index], &plain)
+        if chosen < seen + here:
+            play[0] = index
+            sheet._offer_play(offered.number[index], offered.temp[index], chosen - seen, play)
+            return
+        seen += here
+
+
+cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers, Offers* offered, bint advanced,
                        int max_roundabouts, double rate, bint recording):
     """One seat's decisions of a turn before its plans (roundabout, play,
     effect), as the Python game asks them and `RandomStrategy` answers; the
-    seat's action record when recording, else None."""
+    seat's action record when recording, else None. The plays and effect
+    options are counted and picked in C (`offered`), in the order of the
+    Python lists."""
     cdef Py_ssize_t index, count, plain
-    cdef list houses, options
-    cdef tuple play
+    cdef list houses
+    cdef int play[5]
+    cdef int options[MAX_EFFECT_OPTIONS * EFFECT_FIELDS]
+    cdef bint played = False
     action = None
     if recording:
         action = {"seat": seat, "roundabout": None, "refusal": False, "number_from": None,
@@ -779,34 +916,33 @@ cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers
             sheet.build_roundabout(street, house)
             if recording:
                 action["roundabout"] = {"street": street, "house": house}
-    play = None
-    count = sheet._count_plays(offers, &plain)
+    count = _count_plays(sheet, offered, &plain)
     if count:
         index = draws.pick(count + (plain == 0))  # a refusal is an option when every play needs the temp agency
         if index < count:
-            play = sheet.play_at(offers, index)
-    if play is None:
+            _play_at(sheet, offered, index, play)
+            played = True
+    if not played:
         sheet.refuse()
         if recording:
             action["refusal"] = True
-    else:
-        offer = offers[<Py_ssize_t>play[0]]
-        sheet.apply_play(play)
+        return action
+    sheet._write_play(play[1], play[2], play[3], play[4])
+    if recording:
+        offer = offers[play[0]]
+        action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
+        action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
+    if play[4]:
         if recording:
-            action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
-            action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
-        if play[4]:
+            action["effect"] = {"kind": TEMP}
+        return action
+    count = sheet._effect_fields(offered.effect[play[0]], play[1], play[2], options)
+    if count:
+        index = draws.pick(count + 1)
+        if index < count:
+            sheet._apply_effect_fields(&options[EFFECT_FIELDS * index])
             if recording:
-                action["effect"] = {"kind": TEMP}
-        else:
-            options = sheet.effect_options(offer, play)
-            if options:
-                index = draws.pick(len(options) + 1)
-                if index < len(options):
-                    chosen = options[index]
-                    sheet.apply_effect(chosen)
-                    if recording:
-                        action["effect"] = effect(*chosen).to_record()
+                action["effect"] = effect(*effect_tuple(&options[EFFECT_FIELDS * index])).to_record()
     return action
 
 
