@@ -180,9 +180,26 @@ class SeedFamily:
         prepared = _PREPARED.get(self.entropy)
         if prepared is not None and key < len(prepared):
             state = prepared[key].copy()
+        elif self.entropy < 1 << 64 and 0 <= key < 1 << 32 and _native_seeding() is not None:
+            state = np.array(_NATIVE_SEEDING[0].child_state(self.entropy, key), dtype=np.uint64)
         else:
             state = np.array(self.child_words(key, _PCG64_WORDS), dtype=np.uint32).view(np.uint64)
         return np.random.Generator(np.random.PCG64(_PreparedSeed(self.entropy, key, state)))
+
+
+_NATIVE_SEEDING: list = []
+"""The native hash (welcometo_sim/native/seeding.pyx) once looked up ([module or None])."""
+
+
+def _native_seeding():
+    """The native module that hashes a child's state in C, the same words
+    as `SeedFamily.child_words` (None when it is not built, is stale, or
+    WTSIM_PURE_PYTHON asks for Python). Looked up on the first generator
+    made, as the package is then imported."""
+    if not _NATIVE_SEEDING:
+        from ..native import native_module
+        _NATIVE_SEEDING.append(native_module("seeding"))
+    return _NATIVE_SEEDING[0]
 
 
 class _PreparedSeed(ISpawnableSeedSequence):

@@ -10,7 +10,8 @@ import hashlib
 import sysconfig
 from pathlib import Path
 
-NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.game")
+NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.game",
+                  "welcometo_sim.native.seeding")
 
 NATIVE_DEPENDS: dict[str, tuple[str, ...]] = {
     "welcometo_sim.native.sheet": ("sheet.pxd",),
