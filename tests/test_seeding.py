@@ -163,5 +163,6 @@ def test_the_native_hash_gives_numpys_states(seed, key):
     native = seeding._native_seeding()
     if native is None:
         pytest.skip("the native seeding module is not built")
-    expected = numpy_child(seed, key).generate_state(4, np.uint64).tolist()
-    assert list(native.child_state(seed, key)) == expected
+    child = numpy_child(seed, key)
+    assert native.child_words(seed, key) == child.generate_state(8, np.uint32).tolist()
+    assert list(native.child_state(seed, key)) == child.generate_state(4, np.uint64).tolist()

@@ -155,6 +155,9 @@ class SeedFamily:
 
     def child_words(self, key: int, n_words: int) -> list[int]:
         """The first `n_words` 32-bit words of child `key`'s generate_state."""
+        if n_words <= _PCG64_WORDS and self.entropy < 1 << 64 and 0 <= key < 1 << 32 \
+                and _native_seeding() is not None:
+            return _NATIVE_SEEDING[0].child_words(self.entropy, key)[:n_words]
         pool, _ = _mixed(*self._mixed_entropy(), _words(key))
         return _state_words(pool, n_words)
 

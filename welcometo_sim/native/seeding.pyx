@@ -58,10 +58,18 @@ cdef void _child_words(uint64_t entropy, uint32_t key, uint32_t* out) noexcept:
         out[index] ^= out[index] >> 16
 
 
+def child_words(uint64_t entropy, uint32_t key):
+    """``SeedSequence(entropy, spawn_key=(key,)).generate_state(8, np.uint32)``
+    as a list of ints (`seeding.SeedFamily.child_words`)."""
+    cdef uint32_t words[STATE_WORDS]
+    _child_words(entropy, key, words)
+    return [words[index] for index in range(STATE_WORDS)]
+
+
 def child_state(uint64_t entropy, uint32_t key):
     """``SeedSequence(entropy, spawn_key=(key,)).generate_state(4, np.uint64)``
     as a tuple of four ints (the 32-bit words paired little-endian, as
-    numpy's view of them)."""
+    numpy's view of them): a PCG64's seed state (`SeedFamily.generator`)."""
     cdef uint32_t words[STATE_WORDS]
     _child_words(entropy, key, words)
     return tuple([(<uint64_t>words[2 * index + 1]) << 32 | words[2 * index] for index in range(STATE_WORDS // 2)])
