@@ -684,7 +684,6 @@ def play(state, strategies) -> None:
     cdef bint solo = state.variant.solo, advanced = state.variant.advanced
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
     cdef NativeSheet sheet
-    cdef SeatDraws seat_draws
     data = state.variant.data
     deck, first_turn = state.deck, state.first_turn
     cards = deck.cards
@@ -696,15 +695,20 @@ def play(state, strategies) -> None:
     cdef LearnedSeats learned = None
     if None in draws:
         learned = LearnedSeats(state, strategies)
-    cdef list actions, claimers
+    cdef list actions = None, revealed = None, events = None
+    cdef list pile = deck.pile if solo else None, discards = deck.discards if solo else None
     cdef Offers offered
     cdef CardFields table = card_fields(cards) if solo else None
     cdef bint python_offers = recording or learned is not None or table is None
+    cdef bint solo_card, nobody_had_a_plan, exhausted
     try:
         while True:
             turn += 1
+            solo_card = False
             if solo:
-                events, revealed = _solo_reveal(deck)
+                revealed = []
+                solo_card = _solo_reveal(deck, pile, revealed)
+                events = ["solo-card"] if solo_card else []
                 offers = _solo_offers(cards, revealed) if python_offers else None
             elif reshuffle_pending:
                 deck.reshuffle_all()
@@ -714,16 +718,18 @@ def play(state, strategies) -> None:
             else:
                 events = deck.begin_turn()
                 offers = deck.offers()
-            if "solo-card" in events:
+            if solo_card or (not solo and "solo-card" in events):
                 solo_card_came_up(first_turn, turn)
             if solo and not python_offers:
                 table.read_solo(revealed, &offered)
             else:
                 _read_offers(offers, &offered)
-            nobody_had_a_plan = first_turn.count(None) == len(first_turn)
+            nobody_had_a_plan = not solo and first_turn.count(None) == len(first_turn)
             if learned is not None:
                 learned.begin_turn(sheets, first_turn, turn)
-            actions, claimers = [], []
+            if recording:
+                actions = []
+            claimed = False
             for seat in range(n_players):
                 sheet = sheets[seat]
                 if draws[seat] is None:
@@ -732,31 +738,22 @@ def play(state, strategies) -> None:
                     action = _play_seat(sheet, draws[seat], seat, offers, &offered, advanced, max_roundabouts,
                                         rate, recording)
                 plans.claim(sheet, first_turn, turn, action)
-                if action is not None:
+                if recording:
                     actions.append(action)
-                if _claimed_now(sheet, turn):
-                    claimers.append(seat)
+                claimed = claimed or _claimed_now(sheet, turn)
             if solo:  # SoloDeck.record and end_turn
                 deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
-                deck.discards.extend(revealed)
+                discards.extend(revealed)
             else:
                 deal_record = deck.record() if recording else None
                 deck.end_turn(())
-            claimed = len(claimers) > 0
             if claimed:
                 plans.settle(sheets, first_turn, turn)
-            if claimed and nobody_had_a_plan and not solo:
-                for seat in claimers:  # the first plan completions of the game: each completer may ask
-                    if draws[seat] is None:
-                        continue  # a learned seat never asks (Strategy.choose_reshuffle)
-                    seat_draws = draws[seat]
-                    if seat_draws.uniform() < 0.5:
-                        reshuffle_pending = True
-                        if recording:
-                            actions[seat]["reshuffle"] = True
+            if claimed and nobody_had_a_plan:
+                reshuffle_pending = _ask_reshuffles(sheets, draws, turn, actions)
             if recording:
                 state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-            exhausted = len(deck.pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
+            exhausted = len(pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
             if exhausted or _some_sheet_ends(sheets, max_refusals):
                 reasons = end_reasons(sheets, exhausted)
                 break
@@ -771,21 +768,39 @@ def play(state, strategies) -> None:
     state.turn, state.end, state.decision = turn, reasons, None
 
 
-cdef tuple _solo_reveal(deck):
+cdef bint _solo_reveal(deck, list pile, list revealed) except -1:
     """`SoloDeck.begin_turn`: the next three construction cards off the pile
-    (past the solo card, when it comes up); (events, the cards revealed).
-    The pile and the solo card's flag are the deck's own, so its other
-    questions stay right."""
-    cdef list events = [], revealed = []
-    cdef list pile = deck.pile
+    (the deck's own, so its other questions stay right) into `revealed`,
+    past the solo card when it comes up; whether it did (the turn's
+    "solo-card" event)."""
+    cdef bint solo_card = False
     while len(revealed) < 3:
         card = pile.pop()
         if card == SOLO_CARD:
-            events.append("solo-card")
+            solo_card = True
             deck.solo_card_waiting = False
         else:
             revealed.append(card)
-    return events, revealed
+    return solo_card
+
+
+cdef bint _ask_reshuffles(list sheets, list draws, int turn, list actions) except -1:
+    """The standard game's first plan completions: each seat that completed
+    one this turn may ask for a reshuffle (in seat order; a learned seat
+    never asks, `Strategy.choose_reshuffle`); whether one did. `actions`
+    (None unless recording) notes who asked."""
+    cdef int seat
+    cdef bint asked = False
+    cdef SeatDraws seat_draws
+    for seat in range(len(sheets)):
+        if draws[seat] is None or not _claimed_now(<NativeSheet>sheets[seat], turn):
+            continue
+        seat_draws = draws[seat]
+        if seat_draws.uniform() < 0.5:
+            asked = True
+            if actions is not None:
+                actions[seat]["reshuffle"] = True
+    return asked
 
 
 cdef list _solo_offers(cards, list revealed):

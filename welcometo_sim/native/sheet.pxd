@@ -93,6 +93,7 @@ cdef class NativeSheet:
     # state
     cdef void _reset(self, Layout layout)
     cdef int _read(self, sheet) except -1
+    cdef bint _has_plan_line(self, int street) noexcept
     cpdef NativeSheet copy(self)
     cdef void _refit(self, int street) noexcept
     cdef void _write(self, int street, int house, int number, bint bis) noexcept

@@ -302,7 +302,8 @@ cdef class NativeSheet:
         """The Python `Sheet` of the same state: a new sheet whose rows,
         counts and fit masks are set from this one (the masks mean the same
         on both sides: the houses each number may go in), its other caches
-        left to be worked out on first use, as on a new sheet."""
+        left to be worked out on first use, as on a new sheet. A row with
+        nothing on it stays the new sheet's own empty row."""
         from ..games.welcome_to.sheet import Sheet
         cdef Layout layout = self.layout
         cdef int street, house, n, number
@@ -313,11 +314,16 @@ cdef class NativeSheet:
             n = layout.houses[street]
             numbers[street] = [None if self.numbers[street][house] == NO_NUMBER
                                else <int>self.numbers[street][house] for house in range(n)]
-            is_bis[street] = [has(self.bis[street], house) for house in range(n)]
-            rounds[street] = [has(self.rounds[street], house) for house in range(n)]
-            fences[street] = [has(self.fences[street], house) for house in range(n - 1)]
-            plan_use[street] = [<int>self.plan_use[street][house] for house in range(n)]
-            pools[street] = [has(self.pools[street], house) for house in range(n)]
+            if self.bis[street]:
+                is_bis[street] = [has(self.bis[street], house) for house in range(n)]
+            if self.rounds[street]:
+                rounds[street] = [has(self.rounds[street], house) for house in range(n)]
+            if self.fences[street]:
+                fences[street] = [has(self.fences[street], house) for house in range(n - 1)]
+            if self._has_plan_line(street):
+                plan_use[street] = [<int>self.plan_use[street][house] for house in range(n)]
+            if self.pools[street]:
+                pools[street] = [has(self.pools[street], house) for house in range(n)]
             fits[street] = tuple([<object>self.fits[street][number] for number in range(N_NUMBERS)])
             sheet.parks[street] = self.parks[street]
         sheet.real_estate[:] = [self.real_estate[size] for size in range(ESTATE_SIZES)]
@@ -326,6 +332,14 @@ cdef class NativeSheet:
         sheet.temps, sheet.refusals, sheet.n_bis = self.temps, self.refusals, self.n_bis
         sheet.n_roundabouts, sheet._filled = self.n_roundabouts, self.filled
         return sheet
+
+    cdef bint _has_plan_line(self, int street) noexcept:
+        """Whether a plan's line covers a house of the street."""
+        cdef int house
+        for house in range(self.layout.houses[street]):
+            if self.plan_use[street][house]:
+                return True
+        return False
 
     cpdef NativeSheet copy(self):
         """An independent copy (the layout is shared: it never changes)."""
