@@ -25,6 +25,8 @@ from typing import Sequence
 import numpy as np
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
+from ..native import native_module
+
 _MASK = 0xFFFFFFFF
 _POOL_SIZE = 4
 _INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
@@ -198,9 +200,8 @@ def _native_seeding():
     """The native module that hashes a child's state in C, the same words
     as `SeedFamily.child_words` (None when it is not built, is stale, or
     WTSIM_PURE_PYTHON asks for Python). Looked up on the first generator
-    made, as the package is then imported."""
+    made, as the compiled core is chosen by then."""
     if not _NATIVE_SEEDING:
-        from ..native import native_module
         _NATIVE_SEEDING.append(native_module("seeding"))
     return _NATIVE_SEEDING[0]
 
