@@ -12,7 +12,9 @@ from the seats' generators. The standard game's deck stays the Python card
 source (a few calls a turn); the solo pile, made and shuffled by
 `SoloDeck`, is drawn from here. At the end the sheets go back to the state
 as Python sheets, so that `GameState.result` gives the same result and
-record as the Python game.
+record as the Python game; `play` also returns their scores and rank keys,
+worked out on the native sheets, which `Game.play` hands to
+`GameState.scored_result` instead of scoring the Python sheets again.
 
 A `random` seat draws each pick from its own generator at the same
 position of its stream as the strategy, in blocks of `DRAWS_PER_BLOCK`
@@ -44,6 +46,7 @@ plans so).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t
 
 import numpy as np
@@ -53,6 +56,7 @@ from ..games.welcome_to.data import SOLO_CARD
 from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
+from ..games.welcome_to.scoring import temp_points
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
 from .sheet cimport (EFFECT_FIELDS, ESTATE_SIZES, MAX_EFFECT_OPTIONS, MAX_ESTATES, N_DECKS, EstateRun,
                      NativeSheet, effect_code, effect_tuple, offer_fields)
@@ -70,6 +74,7 @@ cdef enum:
 # (`sheet.effect_code`).
 cdef struct Offers:
     int n
+    Py_ssize_t plays[MAX_OFFERS]  # each offer's plays on the sheet `_count_plays` last counted
     int number[MAX_OFFERS]
     bint temp[MAX_OFFERS]
     int effect[MAX_OFFERS]
@@ -99,28 +104,65 @@ cdef int _load_learned() except -1:
     return 0
 
 
+cdef extern from *:
+    """
+    /* numpy's bitgen_t (numpy/random/bitgen.h), the C face of every BitGenerator. */
+    typedef struct {
+        void *state;
+        uint64_t (*next_uint64)(void *st);
+        uint32_t (*next_uint32)(void *st);
+        double (*next_double)(void *st);
+        uint64_t (*next_raw)(void *st);
+    } wtsim_bitgen_t;
+    """
+    ctypedef struct wtsim_bitgen_t:
+        void* state
+        double (*next_double)(void* st) noexcept nogil
+
+
 cdef class SeatDraws:
     """A seat's `RandomStrategy.uniform`: the numbers of `rng.random()`,
-    drawn `DRAWS_PER_BLOCK` at a time and handed out in order."""
+    which the strategy draws `DRAWS_PER_BLOCK` at a time and hands out in
+    order. They are drawn here one at a time from the generator's bit
+    generator in C (`Generator.random` fills a block with the same
+    `next_double` calls), and `finish` draws the rest of the last block, so
+    that the generator ends where the strategy's would. A generator of
+    another type than numpy's is asked for whole blocks, as the strategy
+    asks it."""
 
     cdef object rng
+    cdef wtsim_bitgen_t* bitgen  # NULL: blocks from rng.random
     cdef double[::1] block
     cdef Py_ssize_t next
 
     def __cinit__(self, rng):
         self.rng = rng
         self.next = BLOCK
+        self.bitgen = NULL
+        if type(rng) is np.random.Generator:
+            self.bitgen = <wtsim_bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
 
     cdef double uniform(self) except? -1.0:
         if self.next >= BLOCK:
-            self.block = self.rng.random(BLOCK)
+            if self.bitgen == NULL:
+                self.block = self.rng.random(BLOCK)
             self.next = 0
         self.next += 1
+        if self.bitgen != NULL:
+            return self.bitgen.next_double(self.bitgen.state)
         return self.block[self.next - 1]
 
     cdef Py_ssize_t pick(self, Py_ssize_t count) except -1:
         """`RandomStrategy.pick`'s index among `count` options."""
         return <Py_ssize_t>(self.uniform() * count)
+
+    cdef void finish(self) noexcept:
+        """The game is over: the rest of the block begun is drawn (and unused,
+        as the strategy leaves it)."""
+        if self.bitgen != NULL:
+            while self.next < BLOCK:
+                self.bitgen.next_double(self.bitgen.state)
+                self.next += 1
 
 
 def can_play(state, strategies) -> bool:
@@ -676,9 +718,10 @@ cdef class LearnedSeats:
         return 0
 
 
-def play(state, strategies) -> None:
+def play(state, strategies) -> tuple:
     """Play `state` (at its first deal) to the end for `strategies` (for which
-    `can_play` holds); the state then holds the finished game."""
+    `can_play` holds); the state then holds the finished game. Returns the
+    sheets' scores and rank keys (`_scored`), for `GameState.scored_result`."""
     cdef int n_players = state.n_players, turn = 0, seat
     cdef bint recording = state.turn_records is not None, reshuffle_pending = False, claimed
     cdef bint solo = state.variant.solo, advanced = state.variant.advanced
@@ -760,12 +803,31 @@ def play(state, strategies) -> None:
     finally:
         if learned is not None:
             learned.end_game()
-    if learned is not None:
-        for seat in range(n_players):
-            if draws[seat] is None:
-                strategies[seat].afterstates_scored += learned.afterstates[seat]
+    for seat in range(n_players):
+        if draws[seat] is not None:
+            (<SeatDraws>draws[seat]).finish()
+        else:
+            strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
+    return _scored(state, sheets)
+
+
+cdef tuple _scored(state, list sheets):
+    """`scoring.score_game` and `scoring.rank_key` of the finished game,
+    worked out on the native sheets (`NativeSheet.score` is `score_sheet`):
+    (the scores, the rank keys)."""
+    cdef NativeSheet sheet
+    cdef Py_ssize_t seat
+    temps = temp_points([sheet.temps for sheet in sheets], state.variant.data.temp_rank_points, state.variant.solo)
+    scores, keys = [], []
+    for seat in range(len(sheets)):
+        sheet = sheets[seat]
+        score = sheet.score(temps[seat], state.bonus(seat))
+        counts = sheet.estate_counts()
+        scores.append(score)
+        keys.append((score["total"], sum(counts), *counts))
+    return scores, keys
 
 
 cdef bint _solo_reveal(deck, list pile, list revealed) except -1:
@@ -889,17 +951,19 @@ cdef Py_ssize_t _count_plays(NativeSheet sheet, Offers* offered, Py_ssize_t* pla
     cdef int index
     plain[0] = 0
     for index in range(offered.n):
-        total += sheet._offer_count(offered.number[index], offered.temp[index], plain)
+        offered.plays[index] = sheet._offer_count(offered.number[index], offered.temp[index], plain)
+        total += offered.plays[index]
     return total
 
 
 cdef void _play_at(NativeSheet sheet, Offers* offered, Py_ssize_t chosen, int* play) noexcept:
-    """`sheet.play_at` of the turn's offers (`chosen` below `_count_plays`),
-    as its five fields (offer, street, house, number, temp) into `play`."""
-    cdef Py_ssize_t seen = 0, here, plain = 0
+    """`sheet.play_at` of the turn's offers (`chosen` below what
+    `_count_plays` just counted on `sheet`), as its five fields (offer,
+    street, house, number, temp) into `play`."""
+    cdef Py_ssize_t seen = 0, here
     cdef int index
     for index in range(offered.n):
-        here = sheet._offer_count(offered.number[index], offered.temp[index], &plain)
+        here = offered.plays[index]
         if chosen < seen + here:
             play[0] = index
             sheet._offer_play(offered.number[index], offered.temp[index], chosen - seen, play)

@@ -868,9 +868,17 @@ class GameState:
         """The finished game: scores, ranks and (when recorded) the record, whose
         `players` are the (name, strategy) of each seat; `reasons` replace the
         end reasons (a game stopped early)."""
-        reasons = list(self.end if reasons is None else reasons)
         scores = score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
         keys = [rank_key(score["total"], sheet) for score, sheet in zip(scores, self.sheets)]
+        return self.scored_result(scores, keys, players, reasons)
+
+    def scored_result(self, scores: list[dict[str, int]], keys: list[tuple[int, ...]],
+                      players: Sequence[tuple[str, str]] | None = None,
+                      reasons: Sequence[str] | None = None) -> GameResult:
+        """`result`, given the sheets' scores and rank keys (`score_game`,
+        `rank_key`) as the native game driver works them out on its own
+        sheets."""
+        reasons = list(self.end if reasons is None else reasons)
         game_ranks = ranks(keys)
         record = None
         if self.turn_records is not None:
@@ -947,9 +955,9 @@ class Game:
             and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
         driver = _native_driver() if natively else None  # other games never load the native module
         if driver is not None and driver.can_play(self.state, self.strategies):
-            driver.play(self.state, self.strategies)
-        else:
-            self._drive(False)
+            scores, keys = driver.play(self.state, self.strategies)
+            return self.state.scored_result(scores, keys, self._players())
+        self._drive(False)
         return self.result()
 
     def play_turn(self) -> list[str]:
@@ -1007,7 +1015,11 @@ class Game:
 
     def result(self, reasons: Sequence[str] | None = None) -> GameResult:
         """The game's result as it stands, with the end `reasons` (default: the game's)."""
-        return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
+        return self.state.result(self._players(), reasons)
+
+    def _players(self) -> list[tuple[str, str]]:
+        """Each seat's (name, strategy), as the record shows them."""
+        return [(s.name, s.strategy) for s in self.seats]
 
 
 NATIVE_STRATEGIES = frozenset({"random", "learned"})
