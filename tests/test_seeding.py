@@ -155,3 +155,14 @@ def test_a_chunks_seeds_and_generators_are_numpys(run_seed, start, players):
             game, seats = seat_generators(seed, players)
             theirs = [np.random.default_rng(numpy_child(seed, k)) for k in range(1 + players)]
             assert [g.bit_generator.state for g in (game, *seats)] == [g.bit_generator.state for g in theirs]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**64 - 1), key=st.one_of(st.integers(0, 12), st.integers(0, 2**32 - 1)))
+def test_the_native_hash_gives_numpys_states(seed, key):
+    native = seeding._native_seeding()
+    if native is None:
+        pytest.skip("the native seeding module is not built")
+    child = numpy_child(seed, key)
+    assert native.child_words(seed, key) == child.generate_state(8, np.uint32).tolist()
+    assert list(native.child_state(seed, key)) == child.generate_state(4, np.uint64).tolist()

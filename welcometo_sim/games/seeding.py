@@ -25,6 +25,8 @@ from typing import Sequence
 import numpy as np
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
+from ..native import native_module
+
 _MASK = 0xFFFFFFFF
 _POOL_SIZE = 4
 _INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
@@ -155,6 +157,9 @@ class SeedFamily:
 
     def child_words(self, key: int, n_words: int) -> list[int]:
         """The first `n_words` 32-bit words of child `key`'s generate_state."""
+        if n_words <= _PCG64_WORDS and self.entropy < 1 << 64 and 0 <= key < 1 << 32 \
+                and _native_seeding() is not None:
+            return _NATIVE_SEEDING[0].child_words(self.entropy, key)[:n_words]
         pool, _ = _mixed(*self._mixed_entropy(), _words(key))
         return _state_words(pool, n_words)
 
@@ -180,9 +185,25 @@ class SeedFamily:
         prepared = _PREPARED.get(self.entropy)
         if prepared is not None and key < len(prepared):
             state = prepared[key].copy()
+        elif self.entropy < 1 << 64 and 0 <= key < 1 << 32 and _native_seeding() is not None:
+            state = np.array(_NATIVE_SEEDING[0].child_state(self.entropy, key), dtype=np.uint64)
         else:
             state = np.array(self.child_words(key, _PCG64_WORDS), dtype=np.uint32).view(np.uint64)
         return np.random.Generator(np.random.PCG64(_PreparedSeed(self.entropy, key, state)))
+
+
+_NATIVE_SEEDING: list = []
+"""The native hash (welcometo_sim/native/seeding.pyx) once looked up ([module or None])."""
+
+
+def _native_seeding():
+    """The native module that hashes a child's state in C, the same words
+    as `SeedFamily.child_words` (None when it is not built, is stale, or
+    WTSIM_PURE_PYTHON asks for Python). Looked up on the first generator
+    made, as the compiled core is chosen by then."""
+    if not _NATIVE_SEEDING:
+        _NATIVE_SEEDING.append(native_module("seeding"))
+    return _NATIVE_SEEDING[0]
 
 
 class _PreparedSeed(ISpawnableSeedSequence):

@@ -13,11 +13,16 @@ from the seats' generators. The standard game's deck stays the Python card
 source (a few calls a turn); the solo pile, made and shuffled by
 `SoloDeck`, is drawn from here. At the end the sheets go back to the state
 as Python sheets, so that `GameState.result` gives the same result and
-record as the Python game.
+record as the Python game; `play` also returns their scores and rank keys,
+worked out on the native sheets, which `Game.play` hands to
+`GameState.scored_result` instead of scoring the Python sheets again.
 
 A `random` seat draws each pick from its own generator at the same
 position of its stream as the strategy, in blocks of `DRAWS_PER_BLOCK`
-(`SeatDraws`). A `learned` seat draws nothing (nor does the Python one at
+(`SeatDraws`); its plays and effect options are counted, picked and
+applied in C from the turn's offers read into C once (`Offers`; in solo
+straight from the three cards revealed, `CardFields`), so that no Python
+offer, play or effect is made unless the game is recorded. A `learned` seat draws nothing (nor does the Python one at
 temperature 0): each of its decisions is the native decision's
 (welcometo_sim/native/decision.pyx, `Decider.native_choice`, the same
 candidates and values bit for bit as `Evaluator.values` gives the Python
@@ -41,6 +46,8 @@ and `checked_claim` give the Python game (every built-in completes its
 plans so).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t
 
 import os
@@ -53,14 +60,34 @@ from ..games.welcome_to.data import SOLO_CARD
 from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
+from ..games.welcome_to.scoring import temp_points
 from ..strategies.random import DRAWS_PER_BLOCK, RandomStrategy
-from .sheet cimport ESTATE_SIZES, MAX_ESTATES, N_DECKS, EstateRun, NativeSheet
+from .sheet cimport (EFFECT_FIELDS, ESTATE_SIZES, MAX_EFFECT_OPTIONS, MAX_ESTATES, N_DECKS, EstateRun,
+                     NativeSheet, effect_code, effect_tuple, offer_fields)
 
 ctypedef int64_t i64
 
 cdef Py_ssize_t BLOCK = DRAWS_PER_BLOCK
+
+cdef enum:
+    MAX_OFFERS = 8  # a turn's offers: 3 in the standard game, 6 in solo
+
+
+# A turn's offers in C, read once for every `random` seat's decisions: each
+# offer's number, whether it brings the temp agency, and its effect's C code
+# (`sheet.effect_code`).
+cdef struct Offers:
+    int n
+    Py_ssize_t plays[MAX_OFFERS]  # each offer's plays on the sheet `_count_plays` last counted
+    int number[MAX_OFFERS]
+    bint temp[MAX_OFFERS]
+    int effect[MAX_OFFERS]
 cdef tuple SOLO_GRIDS = _pair_grids(3)
 """The solo offers' (number card, effect card) pairs, in `pair_offers` order, with their offer grids."""
+cdef int SOLO_NUMBER_FROM[6]
+cdef int SOLO_EFFECT_FROM[6]
+for _index, (_number_from, _effect_from, _grid) in enumerate(SOLO_GRIDS):
+    SOLO_NUMBER_FROM[_index], SOLO_EFFECT_FROM[_index] = _number_from, _effect_from
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
@@ -93,28 +120,65 @@ cdef int _load_heuristic() except -1:
     return 0
 
 
+cdef extern from *:
+    """
+    /* numpy's bitgen_t (numpy/random/bitgen.h), the C face of every BitGenerator. */
+    typedef struct {
+        void *state;
+        uint64_t (*next_uint64)(void *st);
+        uint32_t (*next_uint32)(void *st);
+        double (*next_double)(void *st);
+        uint64_t (*next_raw)(void *st);
+    } wtsim_bitgen_t;
+    """
+    ctypedef struct wtsim_bitgen_t:
+        void* state
+        double (*next_double)(void* st) noexcept nogil
+
+
 cdef class SeatDraws:
     """A seat's `RandomStrategy.uniform`: the numbers of `rng.random()`,
-    drawn `DRAWS_PER_BLOCK` at a time and handed out in order."""
+    which the strategy draws `DRAWS_PER_BLOCK` at a time and hands out in
+    order. They are drawn here one at a time from the generator's bit
+    generator in C (`Generator.random` fills a block with the same
+    `next_double` calls), and `finish` draws the rest of the last block, so
+    that the generator ends where the strategy's would. A generator of
+    another type than numpy's is asked for whole blocks, as the strategy
+    asks it."""
 
     cdef object rng
+    cdef wtsim_bitgen_t* bitgen  # NULL: blocks from rng.random
     cdef double[::1] block
     cdef Py_ssize_t next
 
     def __cinit__(self, rng):
         self.rng = rng
         self.next = BLOCK
+        self.bitgen = NULL
+        if type(rng) is np.random.Generator:
+            self.bitgen = <wtsim_bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
 
     cdef double uniform(self) except? -1.0:
         if self.next >= BLOCK:
-            self.block = self.rng.random(BLOCK)
+            if self.bitgen == NULL:
+                self.block = self.rng.random(BLOCK)
             self.next = 0
         self.next += 1
+        if self.bitgen != NULL:
+            return self.bitgen.next_double(self.bitgen.state)
         return self.block[self.next - 1]
 
     cdef Py_ssize_t pick(self, Py_ssize_t count) except -1:
         """`RandomStrategy.pick`'s index among `count` options."""
         return <Py_ssize_t>(self.uniform() * count)
+
+    cdef void finish(self) noexcept:
+        """The game is over: the rest of the block begun is drawn (and unused,
+        as the strategy leaves it)."""
+        if self.bitgen != NULL:
+            while self.next < BLOCK:
+                self.bitgen.next_double(self.bitgen.state)
+                self.next += 1
 
 
 def can_play(state, strategies) -> bool:
@@ -830,15 +894,15 @@ cdef class LearnedSeats:
         return 0
 
 
-def play(state, strategies) -> None:
+def play(state, strategies) -> tuple:
     """Play `state` (at its first deal) to the end for `strategies` (for which
-    `can_play` holds); the state then holds the finished game."""
+    `can_play` holds); the state then holds the finished game. Returns the
+    sheets' scores and rank keys (`_scored`), for `GameState.scored_result`."""
     cdef int n_players = state.n_players, turn = 0, seat
     cdef bint recording = state.turn_records is not None, reshuffle_pending = False, claimed
     cdef bint solo = state.variant.solo, advanced = state.variant.advanced
     cdef double rate = RandomStrategy.defaults["roundabout_rate"]
     cdef NativeSheet sheet
-    cdef SeatDraws seat_draws
     data = state.variant.data
     deck, first_turn = state.deck, state.first_turn
     cards = deck.cards
@@ -853,12 +917,21 @@ def play(state, strategies) -> None:
         if any(heuristic_seat) else None
     if True in [draws[seat] is None and not heuristic_seat[seat] for seat in range(n_players)]:  # a learned seat
         learned = LearnedSeats(state, strategies)
-    cdef list actions, claimers
+    cdef list actions = None, revealed = None, events = None
+    cdef list pile = deck.pile if solo else None, discards = deck.discards if solo else None
+    cdef Offers offered
+    cdef CardFields table = card_fields(cards) if solo else None
+    cdef bint python_offers = recording or learned is not None or heuristic is not None or table is None
+    cdef bint solo_card, nobody_had_a_plan, exhausted
     try:
         while True:
             turn += 1
+            solo_card = False
             if solo:
-                events, revealed, offers = _solo_reveal(deck, cards)
+                revealed = []
+                solo_card = _solo_reveal(deck, pile, revealed)
+                events = ["solo-card"] if solo_card else []
+                offers = _solo_offers(cards, revealed) if python_offers else None
             elif reshuffle_pending:
                 deck.reshuffle_all()
                 reshuffle_pending = False
@@ -867,16 +940,21 @@ def play(state, strategies) -> None:
             else:
                 events = deck.begin_turn()
                 offers = deck.offers()
-            if "solo-card" in events:
+            if solo_card or (not solo and "solo-card" in events):
                 solo_card_came_up(first_turn, turn)
-            nobody_had_a_plan = first_turn.count(None) == len(first_turn)
+            if solo and not python_offers:
+                table.read_solo(revealed, &offered)
+            else:
+                _read_offers(offers, &offered)
+            nobody_had_a_plan = not solo and first_turn.count(None) == len(first_turn)
             if learned is not None:
                 learned.begin_turn(sheets, first_turn, turn, deck,
                                    [cards[card] for card in revealed] if solo else None)
             if heuristic is not None:
-                heuristic.begin_turn(sheets, first_turn, turn,
-                                     len(deck.pile) - deck.solo_card_waiting if solo else -1)
-            actions, claimers = [], []
+                heuristic.begin_turn(sheets, first_turn, turn, len(pile) - deck.solo_card_waiting if solo else -1)
+            if recording:
+                actions = []
+            claimed = False
             for seat in range(n_players):
                 sheet = sheets[seat]
                 if heuristic_seat[seat]:
@@ -885,46 +963,39 @@ def play(state, strategies) -> None:
                 elif draws[seat] is None:
                     action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
                 else:
-                    action = _play_seat(sheet, draws[seat], seat, offers, advanced, max_roundabouts, rate,
-                                        recording)
+                    action = _play_seat(sheet, draws[seat], seat, offers, &offered, advanced, max_roundabouts,
+                                        rate, recording)
                 plans.claim(sheet, first_turn, turn, action)
-                if action is not None:
+                if recording:
                     actions.append(action)
-                if _claimed_now(sheet, turn):
-                    claimers.append(seat)
+                claimed = claimed or _claimed_now(sheet, turn)
             if solo:  # SoloDeck.record and end_turn
                 deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
-                deck.discards.extend(revealed)
+                discards.extend(revealed)
             else:
                 deal_record = deck.record() if recording else None
                 deck.end_turn(())
-            claimed = len(claimers) > 0
             if claimed:
                 plans.settle(sheets, first_turn, turn)
-            if claimed and nobody_had_a_plan and not solo:
-                for seat in claimers:  # the first plan completions of the game: each completer may ask
-                    if draws[seat] is None:
-                        continue  # a learned or heuristic seat never asks (Strategy.choose_reshuffle)
-                    seat_draws = draws[seat]
-                    if seat_draws.uniform() < 0.5:
-                        reshuffle_pending = True
-                        if recording:
-                            actions[seat]["reshuffle"] = True
+            if claimed and nobody_had_a_plan:
+                reshuffle_pending = _ask_reshuffles(sheets, draws, turn, actions)
             if recording:
                 state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-            exhausted = len(deck.pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
+            exhausted = len(pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
             if exhausted or _some_sheet_ends(sheets, max_refusals):
                 reasons = end_reasons(sheets, exhausted)
                 break
     finally:
         if learned is not None:
             learned.end_game()
-    if learned is not None:
-        for seat in range(n_players):
-            if draws[seat] is None and not heuristic_seat[seat]:
-                strategies[seat].afterstates_scored += learned.afterstates[seat]
+    for seat in range(n_players):
+        if draws[seat] is not None:
+            (<SeatDraws>draws[seat]).finish()
+        elif not heuristic_seat[seat]:
+            strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
+    return _scored(state, sheets)
 
 
 cdef int _searcher_kind(strategy):
@@ -935,32 +1006,176 @@ cdef int _searcher_kind(strategy):
     return 2 if isinstance(strategy, HeuristicStrategy) else 1
 
 
-cdef tuple _solo_reveal(deck, cards):
-    """`SoloDeck.begin_turn` and `offers` (`cards.pair_offers`): the next three construction cards
-    off the pile (past the solo card, when it comes up); (events, the cards
-    revealed, the six offers). The pile and the solo card's flag are the
-    deck's own, so its other questions stay right."""
-    cdef list events = [], revealed = []
-    cdef list pile = deck.pile
+cdef tuple _scored(state, list sheets):
+    """`scoring.score_game` and `scoring.rank_key` of the finished game,
+    worked out on the native sheets (`NativeSheet.score` is `score_sheet`):
+    (the scores, the rank keys)."""
+    cdef NativeSheet sheet
+    cdef Py_ssize_t seat
+    temps = temp_points([sheet.temps for sheet in sheets], state.variant.data.temp_rank_points, state.variant.solo)
+    scores, keys = [], []
+    for seat in range(len(sheets)):
+        sheet = sheets[seat]
+        score = sheet.score(temps[seat], state.bonus(seat))
+        counts = sheet.estate_counts()
+        scores.append(score)
+        keys.append((score["total"], sum(counts), *counts))
+    return scores, keys
+
+
+cdef bint _solo_reveal(deck, list pile, list revealed) except -1:
+    """`SoloDeck.begin_turn`: the next three construction cards off the pile
+    (the deck's own, so its other questions stay right) into `revealed`,
+    past the solo card when it comes up; whether it did (the turn's
+    "solo-card" event)."""
+    cdef bint solo_card = False
     while len(revealed) < 3:
         card = pile.pop()
         if card == SOLO_CARD:
-            events.append("solo-card")
+            solo_card = True
             deck.solo_card_waiting = False
         else:
             revealed.append(card)
+    return solo_card
+
+
+cdef bint _ask_reshuffles(list sheets, list draws, int turn, list actions) except -1:
+    """The standard game's first plan completions: each seat that completed
+    one this turn may ask for a reshuffle (in seat order; a learned, greedy
+    or heuristic seat never asks, `Strategy.choose_reshuffle`); whether one did. `actions`
+    (None unless recording) notes who asked."""
+    cdef int seat
+    cdef bint asked = False
+    cdef SeatDraws seat_draws
+    for seat in range(len(sheets)):
+        if draws[seat] is None or not _claimed_now(<NativeSheet>sheets[seat], turn):
+            continue
+        seat_draws = draws[seat]
+        if seat_draws.uniform() < 0.5:
+            asked = True
+            if actions is not None:
+                actions[seat]["reshuffle"] = True
+    return asked
+
+
+cdef list _solo_offers(cards, list revealed):
+    """The six offers of the revealed cards (`cards.pair_offers`)."""
     hand = (cards[revealed[0]], cards[revealed[1]], cards[revealed[2]])
-    return events, revealed, [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
+    return [grid[hand[i][0]][hand[j][1]] for i, j, grid in SOLO_GRIDS]
 
 
-cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers, bint advanced,
+cdef class CardFields:
+    """Each construction card's `Offers` fields (its number, whether its
+    effect is the temp agency, the effect's C code), so that a solo turn's
+    offers are read in C from the three cards revealed (`read_solo`)."""
+
+    cdef object cards
+    cdef Py_ssize_t n
+    cdef int* number
+    cdef bint* temp
+    cdef int* effect
+
+    def __cinit__(self, cards):
+        cdef Py_ssize_t card
+        self.cards, self.n = cards, len(cards)
+        self.number = <int*>PyMem_Malloc(max(self.n, 1) * sizeof(int))
+        self.temp = <bint*>PyMem_Malloc(max(self.n, 1) * sizeof(bint))
+        self.effect = <int*>PyMem_Malloc(max(self.n, 1) * sizeof(int))
+        if not self.number or not self.temp or not self.effect:
+            raise MemoryError()
+        for card in range(self.n):
+            offer_fields(cards[card], card, &self.number[card], &self.temp[card])
+            self.effect[card] = effect_code(cards[card][1])
+
+    def __dealloc__(self):
+        PyMem_Free(self.number)
+        PyMem_Free(self.temp)
+        PyMem_Free(self.effect)
+
+    cdef int read_solo(self, list revealed, Offers* offered) except -1:
+        """The six offers of the revealed cards (`_solo_offers`) into `offered`."""
+        cdef int index, hand[3]
+        for index in range(3):
+            hand[index] = revealed[index]
+        offered.n = 6
+        for index in range(6):
+            offered.number[index] = self.number[hand[SOLO_NUMBER_FROM[index]]]
+            offered.temp[index] = self.temp[hand[SOLO_EFFECT_FROM[index]]]
+            offered.effect[index] = self.effect[hand[SOLO_EFFECT_FROM[index]]]
+        return 0
+
+
+cdef dict _CARD_FIELDS = {}
+"""CardFields per deck of cards (few exist: one per variant's tables)."""
+
+
+cdef CardFields card_fields(cards):
+    """The shared CardFields of a deck of cards, or None when a card's
+    number is not one a sheet takes (its offers are then read from Python,
+    which says which)."""
+    found = _CARD_FIELDS.get(id(cards))
+    if found is None or (<CardFields>found).cards is not cards:
+        try:
+            found = CardFields(cards)
+        except ValueError:
+            return None
+        if len(_CARD_FIELDS) >= 64:
+            _CARD_FIELDS.clear()
+        _CARD_FIELDS[id(cards)] = found
+    return found
+
+
+cdef int _read_offers(list offers, Offers* offered) except -1:
+    """The turn's offers into `offered`."""
+    cdef int index
+    if len(offers) > MAX_OFFERS:
+        raise ValueError(f"the native game takes at most {MAX_OFFERS} offers a turn, not {len(offers)}")
+    offered.n = len(offers)
+    for index in range(offered.n):
+        offer = offers[index]
+        offer_fields(offer, index, &offered.number[index], &offered.temp[index])
+        offered.effect[index] = effect_code(offer[1])
+    return 0
+
+
+cdef Py_ssize_t _count_plays(NativeSheet sheet, Offers* offered, Py_ssize_t* plain) noexcept:
+    """`sheet._count_plays` of the turn's offers, read from C."""
+    cdef Py_ssize_t total = 0
+    cdef int index
+    plain[0] = 0
+    for index in range(offered.n):
+        offered.plays[index] = sheet._offer_count(offered.number[index], offered.temp[index], plain)
+        total += offered.plays[index]
+    return total
+
+
+cdef void _play_at(NativeSheet sheet, Offers* offered, Py_ssize_t chosen, int* play) noexcept:
+    """`sheet.play_at` of the turn's offers (`chosen` below what
+    `_count_plays` just counted on `sheet`), as its five fields (offer,
+    street, house, number, temp) into `play`."""
+    cdef Py_ssize_t seen = 0, here
+    cdef int index
+    for index in range(offered.n):
+        here = offered.plays[index]
+        if chosen < seen + here:
+            play[0] = index
+            sheet._offer_play(offered.number[index], offered.temp[index], chosen - seen, play)
+            return
+        seen += here
+
+
+cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers, Offers* offered, bint advanced,
                        int max_roundabouts, double rate, bint recording):
     """One seat's decisions of a turn before its plans (roundabout, play,
     effect), as the Python game asks them and `RandomStrategy` answers; the
-    seat's action record when recording, else None."""
+    seat's action record when recording, else None. The plays and effect
+    options are counted and picked in C (`offered`), in the order of the
+    Python lists."""
     cdef Py_ssize_t index, count, plain
-    cdef list houses, options
-    cdef tuple play
+    cdef list houses
+    cdef int play[5]
+    cdef int options[MAX_EFFECT_OPTIONS * EFFECT_FIELDS]
+    cdef bint played = False
     action = _new_action(seat) if recording else None
     if advanced and sheet.n_roundabouts < max_roundabouts:
         houses = sheet.roundabout_options()
@@ -969,34 +1184,33 @@ cdef object _play_seat(NativeSheet sheet, SeatDraws draws, int seat, list offers
             sheet.build_roundabout(street, house)
             if recording:
                 action["roundabout"] = {"street": street, "house": house}
-    play = None
-    count = sheet._count_plays(offers, &plain)
+    count = _count_plays(sheet, offered, &plain)
     if count:
         index = draws.pick(count + (plain == 0))  # a refusal is an option when every play needs the temp agency
         if index < count:
-            play = sheet.play_at(offers, index)
-    if play is None:
+            _play_at(sheet, offered, index, play)
+            played = True
+    if not played:
         sheet.refuse()
         if recording:
             action["refusal"] = True
-    else:
-        offer = offers[<Py_ssize_t>play[0]]
-        sheet.apply_play(play)
+        return action
+    sheet._write_play(play[1], play[2], play[3], play[4])
+    if recording:
+        offer = offers[play[0]]
+        action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
+        action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
+    if play[4]:
         if recording:
-            action["number_from"], action["effect_from"] = offer.number_from, offer.effect_from
-            action["written"] = {"street": play[1], "house": play[2], "number": play[3]}
-        if play[4]:
+            action["effect"] = {"kind": TEMP}
+        return action
+    count = sheet._effect_fields(offered.effect[play[0]], play[1], play[2], options)
+    if count:
+        index = draws.pick(count + 1)
+        if index < count:
+            sheet._apply_effect_fields(&options[EFFECT_FIELDS * index])
             if recording:
-                action["effect"] = {"kind": TEMP}
-        else:
-            options = sheet.effect_options(offer, play)
-            if options:
-                index = draws.pick(len(options) + 1)
-                if index < len(options):
-                    chosen = options[index]
-                    sheet.apply_effect(chosen)
-                    if recording:
-                        action["effect"] = effect(*chosen).to_record()
+                action["effect"] = effect(*effect_tuple(&options[EFFECT_FIELDS * index])).to_record()
     return action
 
 

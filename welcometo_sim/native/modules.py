@@ -11,7 +11,7 @@ import sysconfig
 from pathlib import Path
 
 NATIVE_MODULES = ("welcometo_sim.native.decision", "welcometo_sim.native.sheet", "welcometo_sim.native.heuristic",
-                  "welcometo_sim.native.game")
+                  "welcometo_sim.native.game", "welcometo_sim.native.seeding")
 
 NATIVE_DEPENDS: dict[str, tuple[str, ...]] = {
     "welcometo_sim.native.sheet": ("sheet.pxd",),

@@ -23,6 +23,18 @@ cdef enum:
     NO_NUMBER = -1
     BELOW_ALL = -1
     ABOVE_ALL = 18
+    EFFECT_FIELDS = 4  # an effect option in C: kind, street, position, number (-1: None)
+    MAX_EFFECT_OPTIONS = 2 * MAX_STREETS * MAX_HOUSES  # a bis on either side of every house, at most
+
+
+# The C codes of the effect kinds with options on the sheet (`effect_code`).
+cdef enum:
+    NO_EFFECT = -1
+    SURVEYOR_EFFECT = 0
+    REAL_ESTATE_EFFECT = 1
+    LANDSCAPER_EFFECT = 2
+    POOL_EFFECT = 3
+    BIS_EFFECT = 4
 
 
 # A completed estate: `size` houses of `street` from `first` on.
@@ -57,6 +69,9 @@ cdef class Layout:
 
 
 cpdef Layout layout_of(data)
+cdef int effect_code(kind) except? -2
+cdef int offer_fields(offer, int index, int* number, bint* temp) except -1
+cdef tuple effect_tuple(const int* fields)
 
 
 cdef class NativeSheet:
@@ -78,6 +93,7 @@ cdef class NativeSheet:
     # state
     cdef void _reset(self, Layout layout)
     cdef int _read(self, sheet) except -1
+    cdef bint _has_plan_line(self, int street) noexcept
     cpdef NativeSheet copy(self)
     cdef void _refit(self, int street) noexcept
     cdef void _write(self, int street, int house, int number, bint bis) noexcept
@@ -87,20 +103,26 @@ cdef class NativeSheet:
     # plays
     cpdef list legal_plays(self, offers)
     cdef Py_ssize_t _count_plays(self, offers, Py_ssize_t* plain) except -1
+    cdef Py_ssize_t _offer_count(self, int number, bint temp, Py_ssize_t* plain) noexcept
+    cdef int _offer_play(self, int number, bint temp, Py_ssize_t chosen, int* play) noexcept
     cdef Py_ssize_t _play_fields(self, offers, int64_t* fields) except -1
     cpdef tuple count_plays(self, offers)
     cpdef tuple play_at(self, offers, Py_ssize_t chosen)
     cpdef Py_ssize_t apply_play_at(self, offers, Py_ssize_t chosen) except -1
     cpdef void apply_play(self, play) except *
+    cdef void _write_play(self, int street, int house, int number, bint temp) noexcept
     cpdef void refuse(self) noexcept
 
     # effects, fences, bis, roundabouts
     cpdef list effect_options(self, offer, play)
+    cdef int _effect_fields(self, int kind, int street, int house, int* options) noexcept
     cpdef void apply_effect(self, effect) except *
+    cdef int _apply_effect_fields(self, const int* effect) except -1
     cdef uint64_t _fence_mask(self, int street) noexcept
     cpdef list fence_options(self)
     cpdef void add_fence(self, int street, int slot) except *
     cpdef list bis_options(self)
+    cdef int _bis_fields(self, int* options) noexcept
     cpdef void build_roundabout(self, int street, int house) except *
     cpdef list roundabout_options(self)
 

@@ -38,6 +38,10 @@ if (_MIN_NUMBER, _MAX_NUMBER + 1, _MAX_ESTATE_SIZE) != (0, N_NUMBERS, ESTATE_SIZ
     raise ImportError("welcometo_sim.native.sheet was written for numbers 0..17 and estates of 1..6 houses")
 
 SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, TEMP, BIS = "surveyor", "real_estate", "landscaper", "pool", "temp", "bis"
+cdef dict EFFECT_CODES = {SURVEYOR: SURVEYOR_EFFECT, REAL_ESTATE: REAL_ESTATE_EFFECT, LANDSCAPER: LANDSCAPER_EFFECT,
+                          POOL: POOL_EFFECT, BIS: BIS_EFFECT}
+cdef tuple EFFECT_KINDS = (SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, BIS)
+"""The effect kinds with options on the sheet, by C code, and back."""
 SCORE_FIELDS = ("plans", "parks", "pools", "temps", "estates", "bonus", "bis", "roundabouts", "refusals")
 
 cdef int TEMP_DELTAS[8]
@@ -161,20 +165,46 @@ cpdef Layout layout_of(data):
     return layout
 
 
-cdef int _written_numbers(offer, int index, int* numbers, bint* temps) except -1:
+cdef int offer_fields(offer, int index, int* number, bint* temp) except -1:
+    """An offer's number (checked: 0..17) and whether its effect is the temp
+    agency, read once from the Python offer."""
+    number[0] = offer[0]
+    if not 0 <= number[0] < N_NUMBERS:
+        raise ValueError(f"offer {index}: house numbers are 0 to {N_NUMBERS - 1}, not {number[0]}")
+    temp[0] = offer[1] == TEMP
+    return 0
+
+
+cdef int _written_numbers(int number, bint temp, int* numbers, bint* temps) noexcept:
     """The (number, temp) pairs an offer can write, in the order of
     `effects.legal_plays`: its number, then with the temp agency each
     number TEMP_MODIFIERS reaches (0..17). Returns how many."""
-    cdef int number = offer[0], count = 1, delta
-    if not 0 <= number < N_NUMBERS:
-        raise ValueError(f"offer {index}: house numbers are 0 to {N_NUMBERS - 1}, not {number}")
+    cdef int count = 1, delta
     numbers[0], temps[0] = number, False
-    if offer[1] == TEMP:
+    if temp:
         for delta in range(N_TEMP_DELTAS):
             if 0 <= number + TEMP_DELTAS[delta] < N_NUMBERS:
                 numbers[count], temps[count] = number + TEMP_DELTAS[delta], True
                 count += 1
     return count
+
+
+cdef int effect_code(kind) except? -2:
+    """The C code of an effect kind (`EFFECT_CODES`): NO_EFFECT for the temp
+    agency and any other kind the sheet has no options for."""
+    return EFFECT_CODES.get(kind, NO_EFFECT)
+
+
+cdef inline void _set_fields(int* options, int index, int kind, int street, int position, int number) noexcept:
+    """Option `index` of an effect option list in C (`NativeSheet._effect_fields`)."""
+    cdef int* fields = &options[EFFECT_FIELDS * index]
+    fields[0], fields[1], fields[2], fields[3] = kind, street, position, number
+
+
+cdef tuple effect_tuple(const int* fields):
+    """An effect option in C as the tuple of `Effect`'s fields (None for -1)."""
+    return (EFFECT_KINDS[fields[0]], None if fields[1] < 0 else fields[1], None if fields[2] < 0 else fields[2],
+            None if fields[3] < 0 else fields[3])
 
 
 cdef inline uint64_t _fences_of(uint64_t rounds, int n) noexcept:
@@ -272,7 +302,8 @@ cdef class NativeSheet:
         """The Python `Sheet` of the same state: a new sheet whose rows,
         counts and fit masks are set from this one (the masks mean the same
         on both sides: the houses each number may go in), its other caches
-        left to be worked out on first use, as on a new sheet."""
+        left to be worked out on first use, as on a new sheet. A row with
+        nothing on it stays the new sheet's own empty row."""
         from ..games.welcome_to.sheet import Sheet
         cdef Layout layout = self.layout
         cdef int street, house, n, number
@@ -283,11 +314,16 @@ cdef class NativeSheet:
             n = layout.houses[street]
             numbers[street] = [None if self.numbers[street][house] == NO_NUMBER
                                else <int>self.numbers[street][house] for house in range(n)]
-            is_bis[street] = [has(self.bis[street], house) for house in range(n)]
-            rounds[street] = [has(self.rounds[street], house) for house in range(n)]
-            fences[street] = [has(self.fences[street], house) for house in range(n - 1)]
-            plan_use[street] = [<int>self.plan_use[street][house] for house in range(n)]
-            pools[street] = [has(self.pools[street], house) for house in range(n)]
+            if self.bis[street]:
+                is_bis[street] = [has(self.bis[street], house) for house in range(n)]
+            if self.rounds[street]:
+                rounds[street] = [has(self.rounds[street], house) for house in range(n)]
+            if self.fences[street]:
+                fences[street] = [has(self.fences[street], house) for house in range(n - 1)]
+            if self._has_plan_line(street):
+                plan_use[street] = [<int>self.plan_use[street][house] for house in range(n)]
+            if self.pools[street]:
+                pools[street] = [has(self.pools[street], house) for house in range(n)]
             fits[street] = tuple([<object>self.fits[street][number] for number in range(N_NUMBERS)])
             sheet.parks[street] = self.parks[street]
         sheet.real_estate[:] = [self.real_estate[size] for size in range(ESTATE_SIZES)]
@@ -296,6 +332,14 @@ cdef class NativeSheet:
         sheet.temps, sheet.refusals, sheet.n_bis = self.temps, self.refusals, self.n_bis
         sheet.n_roundabouts, sheet._filled = self.n_roundabouts, self.filled
         return sheet
+
+    cdef bint _has_plan_line(self, int street) noexcept:
+        """Whether a plan's line covers a house of the street."""
+        cdef int house
+        for house in range(self.layout.houses[street]):
+            if self.plan_use[street][house]:
+                return True
+        return False
 
     cpdef NativeSheet copy(self):
         """An independent copy (the layout is shared: it never changes)."""
@@ -391,13 +435,14 @@ cdef class NativeSheet:
         houses street by street, left to right. The tuples are made once per
         layout and shared, as effects.py shares its plays."""
         cdef list plays = []
-        cdef int index = 0, k, count, street, house
+        cdef int index = 0, k, count, street, house, number
         cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8]
+        cdef bint temps[1 + 8], temp
         cdef uint64_t mask
         cdef tuple rows
         for offer in offers:
-            count = _written_numbers(offer, index, numbers, temps)
+            offer_fields(offer, index, &number, &temp)
+            count = _written_numbers(number, temp, numbers, temps)
             for k in range(count):
                 rows = self.layout.play_rows(index, numbers[k], temps[k])
                 for street in range(self.layout.n_streets):
@@ -416,21 +461,51 @@ cdef class NativeSheet:
         (a game that draws a play's index needs no more to draw it); sets
         `plain` to how many of them write the offer's own number, without
         the temp agency."""
-        cdef Py_ssize_t total = 0, here
-        cdef int index = 0, k, count, street
-        cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8]
+        cdef Py_ssize_t total = 0
+        cdef int index = 0, number
+        cdef bint temp
         plain[0] = 0
         for offer in offers:
-            count = _written_numbers(offer, index, numbers, temps)
-            for k in range(count):
-                for street in range(self.layout.n_streets):
-                    here = _popcount(self.fits[street][numbers[k]])
-                    total += here
-                    if not temps[k]:
-                        plain[0] += here
+            offer_fields(offer, index, &number, &temp)
+            total += self._offer_count(number, temp, plain)
             index += 1
         return total
+
+    cdef Py_ssize_t _offer_count(self, int number, bint temp, Py_ssize_t* plain) noexcept:
+        """How many plays `legal_plays` lists for one offer (its number, and
+        whether it brings the temp agency); adds to `plain` how many of
+        them write the offer's own number."""
+        cdef Py_ssize_t total = 0, here
+        cdef int k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        count = _written_numbers(number, temp, numbers, temps)
+        for k in range(count):
+            for street in range(self.layout.n_streets):
+                here = _popcount(self.fits[street][numbers[k]])
+                total += here
+                if not temps[k]:
+                    plain[0] += here
+        return total
+
+    cdef int _offer_play(self, int number, bint temp, Py_ssize_t chosen, int* play) noexcept:
+        """The play `chosen` (below `_offer_count`) of one offer, in
+        `legal_plays` order, as its street, house, written number and
+        temp use into play[1..4] (play[0], the offer, is the caller's)."""
+        cdef Py_ssize_t seen = 0, here
+        cdef int k, count, street
+        cdef int numbers[1 + 8]
+        cdef bint temps[1 + 8]
+        count = _written_numbers(number, temp, numbers, temps)
+        for k in range(count):
+            for street in range(self.layout.n_streets):
+                here = _popcount(self.fits[street][numbers[k]])
+                if chosen < seen + here:
+                    play[1], play[2] = street, _nth_bit(self.fits[street][numbers[k]], chosen - seen)
+                    play[3], play[4] = numbers[k], temps[k]
+                    return 0
+                seen += here
+        return -1
 
     cdef Py_ssize_t _play_fields(self, offers, int64_t* fields) except -1:
         """The plays `legal_plays(offers)` lists, in its order, as five
@@ -438,13 +513,14 @@ cdef class NativeSheet:
         (room for `_count_plays` of them): a native player scores them
         without making their tuples. Returns how many."""
         cdef Py_ssize_t total = 0
-        cdef int index = 0, k, count, street, house
+        cdef int index = 0, k, count, street, house, number
         cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8]
+        cdef bint temps[1 + 8], temp
         cdef uint64_t mask
         cdef int64_t* play
         for offer in offers:
-            count = _written_numbers(offer, index, numbers, temps)
+            offer_fields(offer, index, &number, &temp)
+            count = _written_numbers(number, temp, numbers, temps)
             for k in range(count):
                 for street in range(self.layout.n_streets):
                     mask = self.fits[street][numbers[k]]
@@ -469,20 +545,19 @@ cdef class NativeSheet:
     cpdef tuple play_at(self, offers, Py_ssize_t chosen):
         """`legal_plays(offers)[chosen]` without listing the other plays
         (IndexError when there are not that many)."""
-        cdef Py_ssize_t seen = 0, here
-        cdef int index = 0, k, count, street
-        cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8]
+        cdef Py_ssize_t seen = 0, here, plain = 0
+        cdef int index = 0, number
+        cdef int play[5]
+        cdef bint temp
         if chosen >= 0:
             for offer in offers:
-                count = _written_numbers(offer, index, numbers, temps)
-                for k in range(count):
-                    for street in range(self.layout.n_streets):
-                        here = _popcount(self.fits[street][numbers[k]])
-                        if chosen < seen + here:
-                            rows = self.layout.play_rows(index, numbers[k], temps[k])
-                            return (<tuple>rows[street])[_nth_bit(self.fits[street][numbers[k]], chosen - seen)]
-                        seen += here
+                offer_fields(offer, index, &number, &temp)
+                here = self._offer_count(number, temp, &plain)
+                if chosen < seen + here:
+                    self._offer_play(number, temp, chosen - seen, play)
+                    rows = self.layout.play_rows(index, play[3], play[4])
+                    return (<tuple>rows[play[1]])[play[2]]
+                seen += here
                 index += 1
         raise IndexError(f"play {chosen} of {seen} legal plays")
 
@@ -492,12 +567,13 @@ cdef class NativeSheet:
         random draw or its strategy picked); returns how many legal plays
         there are, and applies nothing when `chosen` is not below that."""
         cdef Py_ssize_t seen = 0, here
-        cdef int index = 0, k, count, street, house = -1, at_street = 0, number = 0
-        cdef bint temp = False
+        cdef int index = 0, k, count, street, house = -1, at_street = 0, number = 0, offer_number
+        cdef bint temp = False, offer_temp
         cdef int numbers[1 + 8]
         cdef bint temps[1 + 8]
         for offer in offers:
-            count = _written_numbers(offer, index, numbers, temps)
+            offer_fields(offer, index, &offer_number, &offer_temp)
+            count = _written_numbers(offer_number, offer_temp, numbers, temps)
             for k in range(count):
                 for street in range(self.layout.n_streets):
                     here = _popcount(self.fits[street][numbers[k]])
@@ -517,55 +593,92 @@ cdef class NativeSheet:
         cross a temp box when the agency is used (while boxes are left)."""
         cdef int street = play[1], house = play[2], number = play[3]
         self._check_house(street, house)
+        self._write_play(street, house, number, play[4])
+
+    cdef void _write_play(self, int street, int house, int number, bint temp) noexcept:
+        """`apply_play` of a play the sheet listed (its house checked)."""
         self._write(street, house, number, False)
-        if play[4] and self.temps < self.layout.temp_boxes:
+        if temp and self.temps < self.layout.temp_boxes:
             self.temps += 1
 
     # --------------------------------------------------------------- effects
     cpdef list effect_options(self, offer, play):
         """`effects.effect_options` as (kind, street, position, number) tuples,
         the fields of `Effect`, in its order."""
-        kind = offer[1]
-        cdef int street = play[1], house = play[2]
-        if kind == SURVEYOR:
-            return [(SURVEYOR, s, slot, None) for s, slot in self.fence_options()]
-        if kind == REAL_ESTATE:
-            return [(REAL_ESTATE, None, size + 1, None) for size in range(ESTATE_SIZES)
-                    if self.real_estate[size] < (<Track>self.layout.estate_tracks[size]).length - 1]
-        if kind == LANDSCAPER or kind == POOL:
+        cdef int options[MAX_EFFECT_OPTIONS * EFFECT_FIELDS]
+        cdef int kind = effect_code(offer[1]), street = play[1], house = play[2], count, index
+        if kind == LANDSCAPER_EFFECT or kind == POOL_EFFECT:
             self._check_house(street, house)
-        if kind == LANDSCAPER:
+        count = self._effect_fields(kind, street, house, options)
+        return [effect_tuple(&options[EFFECT_FIELDS * index]) for index in range(count)]
+
+    cdef int _effect_fields(self, int kind, int street, int house, int* options) noexcept:
+        """`effect_options` for an effect of C code `kind` after a play on
+        (`street`, `house`), as EFFECT_FIELDS numbers each (kind, street,
+        position, number; -1 where the Effect holds None) into `options`
+        (room for MAX_EFFECT_OPTIONS). Returns how many."""
+        cdef int count = 0, size
+        cdef uint64_t mask
+        if kind == SURVEYOR_EFFECT:
+            for street in range(self.layout.n_streets):
+                mask = self._fence_mask(street)
+                house = 0
+                while mask:
+                    if mask & 1:
+                        _set_fields(options, count, SURVEYOR_EFFECT, street, house, -1)
+                        count += 1
+                    mask >>= 1
+                    house += 1
+        elif kind == REAL_ESTATE_EFFECT:
+            for size in range(ESTATE_SIZES):
+                if self.real_estate[size] < (<Track>self.layout.estate_tracks[size]).length - 1:
+                    _set_fields(options, count, REAL_ESTATE_EFFECT, -1, size + 1, -1)
+                    count += 1
+        elif kind == LANDSCAPER_EFFECT:
             if self.parks[street] < (<Track>self.layout.park_tracks[street]).length - 1:
-                return [(LANDSCAPER, street, None, None)]
-            return []
-        if kind == POOL:
+                _set_fields(options, 0, LANDSCAPER_EFFECT, street, -1, -1)
+                count = 1
+        elif kind == POOL_EFFECT:
             if has(self.layout.pool_houses[street], house) and not has(self.pools[street], house):
-                return [(POOL, street, house, None)]
-            return []
-        if kind == BIS:
-            return [(BIS, s, h, n) for s, h, n in self.bis_options()]
-        return []
+                _set_fields(options, 0, POOL_EFFECT, street, house, -1)
+                count = 1
+        elif kind == BIS_EFFECT:
+            count = self._bis_fields(options)
+        return count
 
     cpdef void apply_effect(self, effect) except *:
         """`effects.apply_effect`: carry out one legal effect use."""
+        cdef int fields[EFFECT_FIELDS]
         kind = effect[0]
-        if kind == SURVEYOR:
+        fields[0] = effect_code(kind)
+        if fields[0] == NO_EFFECT:
+            raise ValueError(f"unknown effect kind {kind!r}")
+        fields[1] = -1 if fields[0] == REAL_ESTATE_EFFECT else effect[1]
+        fields[2] = -1 if fields[0] == LANDSCAPER_EFFECT else effect[2]
+        fields[3] = effect[3] if fields[0] == BIS_EFFECT else -1
+        self._apply_effect_fields(fields)
+
+    cdef int _apply_effect_fields(self, const int* effect) except -1:
+        """`apply_effect` of an effect as its EFFECT_FIELDS numbers."""
+        cdef int kind = effect[0]
+        if kind == SURVEYOR_EFFECT:
             self.add_fence(effect[1], effect[2])
-        elif kind == REAL_ESTATE:
+        elif kind == REAL_ESTATE_EFFECT:
             if not 1 <= effect[2] <= ESTATE_SIZES:
                 raise ValueError(f"estate sizes are 1 to {ESTATE_SIZES}, not {effect[2]}")
-            self.real_estate[<int>effect[2] - 1] += 1
-        elif kind == LANDSCAPER:
+            self.real_estate[effect[2] - 1] += 1
+        elif kind == LANDSCAPER_EFFECT:
             self._check_house(effect[1], 0)
-            self.parks[<int>effect[1]] += 1
-        elif kind == POOL:
+            self.parks[effect[1]] += 1
+        elif kind == POOL_EFFECT:
             self._check_house(effect[1], effect[2])
-            self.pools[<int>effect[1]] |= <uint64_t>1 << <int>effect[2]
-        elif kind == BIS:
+            self.pools[effect[1]] |= <uint64_t>1 << effect[2]
+        elif kind == BIS_EFFECT:
             self._check_house(effect[1], effect[2])
             self._write(effect[1], effect[2], effect[3], True)
         else:
-            raise ValueError(f"unknown effect kind {kind!r}")
+            raise ValueError(f"unknown effect kind {kind}")
+        return 0
 
     # ---------------------------------------------------------------- fences
     cdef uint64_t _fence_mask(self, int street) noexcept:
@@ -606,10 +719,21 @@ cdef class NativeSheet:
         """`Sheet.bis_options`: every (street, house, number) a bis can write,
         house by house, the copy of the left neighbour first; none once the
         bis track is full."""
-        cdef list options = []
-        cdef int street, house, last
+        cdef int options[MAX_EFFECT_OPTIONS * EFFECT_FIELDS]
+        cdef int count = self._bis_fields(options), index
+        cdef int* fields
+        result = []
+        for index in range(count):
+            fields = &options[EFFECT_FIELDS * index]
+            result.append((fields[1], fields[2], fields[3]))
+        return result
+
+    cdef int _bis_fields(self, int* options) noexcept:
+        """`bis_options` as the fields of their bis effects into `options`
+        (`_effect_fields`). Returns how many."""
+        cdef int street, house, last, count = 0
         if self.n_bis >= self.layout.max_bis:
-            return options
+            return 0
         for street in range(self.layout.n_streets):
             last = self.layout.houses[street] - 1
             for house in range(last + 1):
@@ -617,11 +741,13 @@ cdef class NativeSheet:
                     continue
                 if house > 0 and not has(self.fences[street], house - 1) \
                         and self.numbers[street][house - 1] != NO_NUMBER:
-                    options.append((street, house, self.numbers[street][house - 1]))
+                    _set_fields(options, count, BIS_EFFECT, street, house, self.numbers[street][house - 1])
+                    count += 1
                 if house < last and not has(self.fences[street], house) \
                         and self.numbers[street][house + 1] != NO_NUMBER:
-                    options.append((street, house, self.numbers[street][house + 1]))
-        return options
+                    _set_fields(options, count, BIS_EFFECT, street, house, self.numbers[street][house + 1])
+                    count += 1
+        return count
 
     # ----------------------------------------------------------- roundabouts
     cpdef void build_roundabout(self, int street, int house) except *:

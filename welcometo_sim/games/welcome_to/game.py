@@ -522,9 +522,7 @@ class GameState:
         self._view_variant = sealed_variant(variant)
         self._expert = variant.expert
         self._advanced = variant.advanced
-        # Every seat's strategy gets plan cards of its own.
-        self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(n_players)]
-        share_memos(self._view_plans)
+        self._view_plans: list[tuple[PlanSpec, ...]] | None = None  # see _seat_plans
         self._view: GameView | None = None
         self._actions: list[dict] = []
         self._action: dict = {}
@@ -588,6 +586,7 @@ class GameState:
     def clone(self) -> "GameState":
         """An independent copy: the same position, the same future chance (the
         game's generator is copied too), sharing nothing that either changes."""
+        self._seat_plans(0)  # the twin's seats see the same plan cards as this game's
         twin = object.__new__(GameState)
         twin.__dict__.update(self.__dict__)
         twin.rng = copy.deepcopy(self.rng)
@@ -637,8 +636,18 @@ class GameState:
         self._reshufflers: list[int] = []
         self._begin_seat(0)
 
+    def _seat_plans(self, seat: int) -> tuple[PlanSpec, ...]:
+        """The plan cards `seat`'s views show: every seat's strategy gets plan
+        cards of its own, made for all seats when a view first needs them (a
+        game played natively never does)."""
+        plans = self._view_plans
+        if plans is None:
+            plans = self._view_plans = [tuple(copy.copy(plan) for plan in self.plans) for _ in range(self.n_players)]
+            share_memos(plans)
+        return plans[seat]
+
     def _new_view(self, seat: int, offers: list[Offer]) -> GameView:
-        return game_view(seat, self.turn, self.sheets[seat], offers, self._next_effects, self._view_plans[seat],
+        return game_view(seat, self.turn, self.sheets[seat], offers, self._next_effects, self._seat_plans(seat),
                          self._plan_status, self._public, self._cards_left, self._view_variant,
                          self.n_players, self.deck.hand(seat), self.deck)
 
@@ -818,7 +827,7 @@ class GameState:
             return
         seat = self._seat = self._reshufflers.pop(0)
         release_view(self._view)
-        self._view = game_view(seat, self.turn, self.sheets[seat], [], None, self._view_plans[seat],
+        self._view = game_view(seat, self.turn, self.sheets[seat], [], None, self._seat_plans(seat),
                                tuple(self.first_turn), (), self.deck.cards_left(), self._view_variant,
                                self.n_players, None, self.deck)
         self._ask("reshuffle", [False, True])
@@ -859,9 +868,17 @@ class GameState:
         """The finished game: scores, ranks and (when recorded) the record, whose
         `players` are the (name, strategy) of each seat; `reasons` replace the
         end reasons (a game stopped early)."""
-        reasons = list(self.end if reasons is None else reasons)
         scores = score_game(self.sheets, solo=self.variant.solo, bonus=self.bonus)
         keys = [rank_key(score["total"], sheet) for score, sheet in zip(scores, self.sheets)]
+        return self.scored_result(scores, keys, players, reasons)
+
+    def scored_result(self, scores: list[dict[str, int]], keys: list[tuple[int, ...]],
+                      players: Sequence[tuple[str, str]] | None = None,
+                      reasons: Sequence[str] | None = None) -> GameResult:
+        """`result`, given the sheets' scores and rank keys (`score_game`,
+        `rank_key`) as the native game driver works them out on its own
+        sheets."""
+        reasons = list(self.end if reasons is None else reasons)
         game_ranks = ranks(keys)
         record = None
         if self.turn_records is not None:
@@ -939,9 +956,9 @@ class Game:
             and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
         driver = _native_driver() if natively else None  # other games never load the native module
         if driver is not None and driver.can_play(self.state, self.strategies):
-            driver.play(self.state, self.strategies)
-        else:
-            self._drive(False)
+            scores, keys = driver.play(self.state, self.strategies)
+            return self.state.scored_result(scores, keys, self._players())
+        self._drive(False)
         return self.result()
 
     def play_turn(self) -> list[str]:
@@ -999,7 +1016,11 @@ class Game:
 
     def result(self, reasons: Sequence[str] | None = None) -> GameResult:
         """The game's result as it stands, with the end `reasons` (default: the game's)."""
-        return self.state.result([(s.name, s.strategy) for s in self.seats], reasons)
+        return self.state.result(self._players(), reasons)
+
+    def _players(self) -> list[tuple[str, str]]:
+        """Each seat's (name, strategy), as the record shows them."""
+        return [(s.name, s.strategy) for s in self.seats]
 
 
 NATIVE_STRATEGIES = frozenset({"random", "learned", "greedy", "heuristic", "safe", "planner", "specialist"})
