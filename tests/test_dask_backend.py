@@ -278,8 +278,10 @@ def test_sigterm_while_a_dask_run_starts_is_one_line(tmp_path, pair_config, dela
 
     out = tmp_path / "o"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")]))}
+    # enough games that the run is still playing when the signal comes (the
+    # native core plays 2,000 random games in well under a second)
     proc = subprocess.Popen([sys.executable, "-m", "welcometo_sim", "run", str(pair_config), "--backend", "dask",
-                             "--games", "2000", "--out", str(out), "-q"],
+                             "--games", "200000", "--out", str(out), "-q"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
     while not (out / "manifest.json").exists() and time.monotonic() < deadline and proc.poll() is None:
