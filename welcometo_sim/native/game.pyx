@@ -754,11 +754,7 @@ cdef class LearnedSeats:
         cdef i64* fields
         action = _new_action(seat) if recording else None
         if advanced and sheet.n_roundabouts < max_roundabouts and sheet._count_plays(offers, &plain) == 0:
-            house = self._best_roundabout(sheet, seat, offers)
-            if house is not None:
-                sheet.build_roundabout(house[0], house[1])
-                if recording:
-                    action["roundabout"] = {"street": house[0], "house": house[1]}
+            _build_roundabout(sheet, self._best_roundabout(sheet, seat, offers), action)
         play = planned = None
         count = sheet._count_plays(offers, &plain)
         if count:
@@ -1094,7 +1090,8 @@ cdef class CardFields:
 
     cdef int read_solo(self, list revealed, Offers* offered) except -1:
         """The six offers of the revealed cards (`_solo_offers`) into `offered`."""
-        cdef int index, hand[3]
+        cdef int index
+        cdef int hand[3]
         for index in range(3):
             hand[index] = revealed[index]
         offered.n = 6
@@ -1240,6 +1237,17 @@ cdef int _finish_play(NativeSheet sheet, list offers, play, planned, action) exc
     return 0
 
 
+cdef int _build_roundabout(NativeSheet sheet, house, action) except -1:
+    """The roundabout a seat chose (`house`: (street, house), or None for
+    none), built and recorded into `action` unless it is None."""
+    if house is None:
+        return 0
+    sheet.build_roundabout(house[0], house[1])
+    if action is not None:
+        action["roundabout"] = {"street": house[0], "house": house[1]}
+    return 0
+
+
 cdef dict _new_action(int seat):
     """A seat's action record before it decides anything (`Game._begin_seat`)."""
     return {"seat": seat, "roundabout": None, "refusal": False, "number_from": None, "effect_from": None,
@@ -1255,11 +1263,7 @@ cdef object _play_heuristic_seat(heuristic, NativeSheet sheet, int seat, list of
     action = _new_action(seat) if recording else None
     if advanced and sheet.n_roundabouts < max_roundabouts:
         sheet._count_plays(offers, &plain)
-        house = heuristic.choose_roundabout(sheet, seat, offers, plain)
-        if house is not None:
-            sheet.build_roundabout(house[0], house[1])
-            if recording:
-                action["roundabout"] = {"street": house[0], "house": house[1]}
+        _build_roundabout(sheet, heuristic.choose_roundabout(sheet, seat, offers, plain), action)
     play = planned = None
     count = sheet._count_plays(offers, &plain)
     if count:

@@ -642,6 +642,26 @@ cdef int _temp_points(const Tables* t, const int* counts, int n, int seat) noexc
     return t.rank_points[higher] if higher < t.n_rank_points else 0
 
 
+cdef tuple _written_copy(NativeSheet sheet, list offers, tuple play):
+    """(a copy of `sheet` once `play` is written, the uses of its offer's
+    effect there): no copy and no uses for a temp play, whose effect is
+    decided with the play."""
+    if play[4]:
+        return None, []
+    cdef NativeSheet after = sheet.copy()
+    after.apply_play(play)
+    return after, after.effect_options(offers[play[0]], play)
+
+
+cdef int _option_fields(tuple option, int* kind, int* street, int* position, int* number) except -1:
+    """An effect use's fields as C numbers (-1 where it has none)."""
+    kind[0] = EFFECT_CODES[option[0]]
+    street[0] = -1 if option[1] is None else option[1]
+    position[0] = -1 if option[2] is None else option[2]
+    number[0] = -1 if option[3] is None else option[3]
+    return 0
+
+
 # ---------------------------------------------------------------- the seats
 cdef struct Move:
     double value
@@ -878,11 +898,8 @@ cdef class HeuristicSeats:
     cdef tuple _best_effect(self, NativeSheet sheet, list offers, tuple play, double value):
         """`GreedyStrategy._best_effect` with the heuristic's `_effect_value`:
         (the effect use that judges best after the play, or None; its value)."""
-        if play[4]:
-            return None, value
-        cdef NativeSheet after = sheet.copy()
-        after.apply_play(play)
-        options = after.effect_options(offers[play[0]], play)
+        cdef NativeSheet after
+        after, options = _written_copy(sheet, offers, play)
         if not options:
             return None, value
         cdef Tables* t = &self.tables
@@ -891,10 +908,7 @@ cdef class HeuristicSeats:
         cdef int kind, street, position, number
         best = None
         for option in options:
-            kind = EFFECT_CODES[option[0]]
-            street = -1 if option[1] is None else option[1]
-            position = -1 if option[2] is None else option[2]
-            number = -1 if option[3] is None else option[3]
+            _option_fields(option, &kind, &street, &position, &number)
             extra = extras
             if kind == PARK:
                 extra += self.later * self.w_park * _park_potential_gain(t, after, street)
@@ -912,11 +926,8 @@ cdef class HeuristicSeats:
         (`_derive`, as `after_write_evaluator`, and the shifting effects'
         scores, which equal it), the first of the best kept when it beats
         the write alone."""
-        if play[4]:
-            return None, value
-        cdef NativeSheet after = sheet.copy()
-        after.apply_play(play)
-        options = after.effect_options(offers[play[0]], play)
+        cdef NativeSheet after
+        after, options = _written_copy(sheet, offers, play)
         if not options:
             return None, value
         cdef Tables* t = &self.tables
@@ -925,10 +936,7 @@ cdef class HeuristicSeats:
         cdef int kind, street, position, number
         best = None
         for option in options:
-            kind = EFFECT_CODES[option[0]]
-            street = -1 if option[1] is None else option[1]
-            position = -1 if option[2] is None else option[2]
-            number = -1 if option[3] is None else option[3]
+            _option_fields(option, &kind, &street, &position, &number)
             judged = self._value(_after_effect(self.after, t, &self.plans, after, kind, street, position, number))
             if best is None or judged > top:
                 best, top = option, judged

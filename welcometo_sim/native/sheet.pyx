@@ -437,7 +437,8 @@ cdef class NativeSheet:
         cdef list plays = []
         cdef int index = 0, k, count, street, house, number
         cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8], temp
+        cdef bint temps[1 + 8]
+        cdef bint temp
         cdef uint64_t mask
         cdef tuple rows
         for offer in offers:
@@ -515,7 +516,8 @@ cdef class NativeSheet:
         cdef Py_ssize_t total = 0
         cdef int index = 0, k, count, street, house, number
         cdef int numbers[1 + 8]
-        cdef bint temps[1 + 8], temp
+        cdef bint temps[1 + 8]
+        cdef bint temp
         cdef uint64_t mask
         cdef int64_t* play
         for offer in offers:
