@@ -50,14 +50,16 @@ FIGURES: dict[str, tuple[str, int]] = {
     "learned-2p": ("learned,learned|base", 40),
     "learned-solo": ("learned|solo", 60),
     "greedy-4p": ("greedy,greedy,greedy,greedy|base", 30),
-    "random-solo": ("random|solo", 1500),
-    "random-4p": ("random,random,random,random|base", 600),
+    "random-solo": ("random|solo", 10000),
+    "random-4p": ("random,random,random,random|base", 2000),
     "heuristic-2p": ("learned,heuristic|base", 40),
     "python-2p": ("strategies.example_custom:ScheduleStrategy,strategies.example_custom:ScheduleStrategy|base", 30),
     "lookahead-solo": ("learned:lookahead=8|solo", 6),
     "training": ("train|base", 30),
 }
-"""Figure -> (seats|variant, games per measurement)."""
+"""Figure -> (seats|variant, games per measurement): enough games for a
+few tenths of a second each, so that what a process does once (the first
+game's imports and lookups) weighs little."""
 
 CHILD = r'''
 import json, sys, time

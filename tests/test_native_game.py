@@ -20,9 +20,11 @@ import pytest
 from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.native import native_module, native_status
 from welcometo_sim.games.welcome_to.data import PlanSpec
-from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
+from welcometo_sim.games.welcome_to.game import Game, Seat, play_game, play_seeded_natively
 from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.games.welcome_to.variant import Variant
+from welcometo_sim.sim.chunks import game_seed
+from welcometo_sim.api import run
 from welcometo_sim.strategy import parse_strategy
 
 STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
@@ -157,6 +159,68 @@ def test_the_changed_parameters_case_is_a_random_seat() -> None:
     game = Game(Variant(), seats(["random:roundabout_rate=0.5"]), 3)
     assert type(game.strategies[0]).__name__ == "RandomStrategy"
     assert game.strategies[0].params["roundabout_rate"] == 0.5
+
+
+SEEDED_SOLO = [
+    Variant(solo=True),
+    Variant(solo=True, advanced=True),
+    Variant.with_overrides({"deck": {8: [4, 4, 4, 1, 1, 1]}, "remove_plans": ["estates-6-6"],
+                            "tracks": {"refusal_track": [0, 1, 2, 3, 4, 9]}}, solo=True),
+]
+"""Solo rule sets a `random` seat is played from its seed alone (`play_seeded_natively`)."""
+
+
+def python_result(variant: Variant, kinds: list[str], seed: int, plan_ids=(None, None, None)):
+    game = Game(variant, seats(kinds), seed, plan_ids)
+    game.native = False
+    return game.play()
+
+
+@pytest.mark.parametrize("variant", SEEDED_SOLO, ids=["solo", "solo advanced", "solo, changed tables"])
+def test_solo_games_from_the_seed_alone_equal_python_games(variant: Variant) -> None:
+    """The C draws (numpy's PCG64 seeded from the seed sequence, `integers`,
+    the list shuffle, `random`) give the same plans, pile and picks as numpy:
+    the same games as the Python loop, for small seeds, the run's 63-bit game
+    seeds and seeds near 2**64."""
+    played = 0
+    for seed in [*range(150), *(game_seed(2028, index) for index in range(150)), 2 ** 64 - 1, 2 ** 63 + 5]:
+        fast = play_seeded_natively(variant, seats(["random"]), seed)
+        if fast is None:  # an advanced plan card (not an estate list): the Python game plays it
+            assert variant.advanced
+            continue
+        played += 1
+        same_result(fast, python_result(variant, ["random"], seed))
+    assert played >= (80 if variant.advanced else 302)  # about a third of advanced plan cards are estate lists
+
+
+def test_solo_games_from_the_seed_alone_keep_the_fixed_plans() -> None:
+    fixed = ("estates-1-1-1-6", None, "estates-3-4")
+    for seed in range(40):
+        fast = play_seeded_natively(Variant(solo=True), seats(["random"]), seed, fixed)
+        assert [plan.id for plan in fast.plans][::2] == ["estates-1-1-1-6", "estates-3-4"]
+        same_result(fast, python_result(Variant(solo=True), ["random"], seed, fixed))
+
+
+def test_a_random_solo_game_makes_no_python_set_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`play_game` and a run's games of one plain `random` seat never make a
+    `GameState`, generators or a strategy: the game is played from its seed."""
+    monkeypatch.setattr(Game, "__init__", lambda *args: pytest.fail("a Game was set up"))
+    result = play_game(Variant(solo=True), seats(["random"]), 11)
+    score = result.scores[0]
+    assert result.turns > 0 and score["total"] == sum(value for key, value in score.items() if key != "total")
+    table = run(players=["random"], variant={"solo": True}, games=5, seed=3, jobs=1)
+    assert len(table) == 5 and table["total"].notna().all()
+
+
+@pytest.mark.parametrize("kinds,variant,seed", [
+    (["random:roundabout_rate=0.5"], Variant(solo=True), 1),
+    (["greedy"], Variant(solo=True), 1),
+    (["random"], Variant(), 1),
+    (["random"], Variant(solo=True, board="ice-cream"), 1),
+    (["random"], Variant(solo=True), 2 ** 64),
+], ids=["changed parameters", "another strategy", "not solo", "a thematic board", "a seed of 65 bits"])
+def test_other_games_are_not_played_from_the_seed_alone(kinds: list[str], variant: Variant, seed: int) -> None:
+    assert play_seeded_natively(variant, seats(kinds), seed) is None
 
 
 PLAN_SETS = [

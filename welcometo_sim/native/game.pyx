@@ -32,6 +32,13 @@ view gives (`LearnedSeats`): no Python sheet, view or play list is made.
 The advanced variant's roundabouts are played too: a learned seat probes
 each empty house only when no offer fits its sheet, as the strategy does.
 
+A solo game of one plain `random` seat is played from its seed alone
+(`play_seeded_solo`): the game's and the seat's generators are numpy's
+PCG64, stepped in C (`wtsim_pcg64`), with numpy's bounded draws and list
+shuffle, so the plans, the pile and the picks are those `GameState` and
+the strategy would draw, and no Python state, generator or strategy is
+made: in such a game the set-up cost as much as the play.
+
 `can_play` says which games this driver plays; `games/welcome_to/game.py`
 asks it before handing a game over, and plays every other game in Python:
 other strategies or parameters, a strategy whose methods are not its
@@ -48,15 +55,17 @@ plans so).
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 import os
 from pathlib import Path
 
 import numpy as np
 
-from ..games.welcome_to.cards import _pair_grids
+from ..games.welcome_to.cards import SoloDeck, _pair_grids
 from ..games.welcome_to.data import SOLO_CARD
+
+cdef Py_ssize_t SOLO_CARD_ID = SOLO_CARD
 from ..games.welcome_to.effects import TEMP, effect
 from ..games.welcome_to.game import end_reasons, solo_card_came_up
 from ..games.welcome_to.plans import MAX_CLAIM_OPTIONS
@@ -136,6 +145,98 @@ cdef extern from *:
         double (*next_double)(void* st) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* numpy's PCG64 (numpy/random/src/pcg64: XSL-RR output of a 128-bit LCG
+       with numpy's multiplier), seeded as `PCG64(seed_sequence)` seeds it
+       from `generate_state(4, np.uint64)`, and the draws a fresh solo game
+       makes of it as numpy makes them: `next_uint32` (the low half of a
+       64-bit draw, then the high half), `Generator.integers` (Lemire's
+       bounded draw on 32 bits), `Generator.shuffle` of a list
+       (`random_interval`: masked rejection) and `Generator.random`. */
+    typedef struct {
+        __uint128_t state, inc;
+        int has_uint32;
+        uint32_t uinteger;
+    } wtsim_pcg64;
+
+    static inline uint64_t wtsim_pcg64_next64(wtsim_pcg64 *rng) {
+        const __uint128_t mult = (((__uint128_t)2549297995355413924ULL) << 64) | 4865540595714422341ULL;
+        rng->state = rng->state * mult + rng->inc;
+        uint64_t high = (uint64_t)(rng->state >> 64), mixed = high ^ (uint64_t)rng->state;
+        unsigned rot = (unsigned)(high >> 58);
+        return (mixed >> rot) | (mixed << ((-rot) & 63));
+    }
+
+    static inline void wtsim_pcg64_seed(wtsim_pcg64 *rng, uint64_t state_high, uint64_t state_low,
+                                        uint64_t inc_high, uint64_t inc_low) {
+        rng->state = 0;
+        rng->inc = (((((__uint128_t)inc_high) << 64) | inc_low) << 1) | 1;
+        wtsim_pcg64_next64(rng);
+        rng->state += (((__uint128_t)state_high) << 64) | state_low;
+        wtsim_pcg64_next64(rng);
+        rng->has_uint32 = 0;
+        rng->uinteger = 0;
+    }
+
+    static inline uint32_t wtsim_pcg64_next32(wtsim_pcg64 *rng) {
+        uint64_t next;
+        if (rng->has_uint32) {
+            rng->has_uint32 = 0;
+            return rng->uinteger;
+        }
+        next = wtsim_pcg64_next64(rng);
+        rng->has_uint32 = 1;
+        rng->uinteger = (uint32_t)(next >> 32);
+        return (uint32_t)(next & 0xffffffffULL);
+    }
+
+    static double wtsim_pcg64_next_double(void *rng) {
+        return (wtsim_pcg64_next64((wtsim_pcg64 *)rng) >> 11) * (1.0 / 9007199254740992.0);
+    }
+
+    /* `Generator.integers(low, high)` below 2**32 apart (high excluded). */
+    static inline int64_t wtsim_pcg64_integers(wtsim_pcg64 *rng, int64_t low, int64_t high) {
+        uint32_t range = (uint32_t)(high - 1 - low), range_excl = range + 1, leftover, threshold;
+        uint64_t m;
+        if (range == 0)
+            return low;
+        m = ((uint64_t)wtsim_pcg64_next32(rng)) * range_excl;
+        leftover = (uint32_t)(m & 0xffffffffULL);
+        if (leftover < range_excl) {
+            threshold = (UINT32_MAX - range) % range_excl;
+            while (leftover < threshold) {
+                m = ((uint64_t)wtsim_pcg64_next32(rng)) * range_excl;
+                leftover = (uint32_t)(m & 0xffffffffULL);
+            }
+        }
+        return low + (int64_t)(m >> 32);
+    }
+
+    /* numpy's `random_interval`: a value in [0, max] (max below 2**32). */
+    static inline uint32_t wtsim_pcg64_interval(wtsim_pcg64 *rng, uint32_t max) {
+        uint32_t mask = max, value;
+        if (max == 0)
+            return 0;
+        mask |= mask >> 1;
+        mask |= mask >> 2;
+        mask |= mask >> 4;
+        mask |= mask >> 8;
+        mask |= mask >> 16;
+        while ((value = (wtsim_pcg64_next32(rng) & mask)) > max)
+            ;
+        return value;
+    }
+    """
+    ctypedef struct wtsim_pcg64:
+        pass
+    void wtsim_pcg64_seed(wtsim_pcg64* rng, uint64_t state_high, uint64_t state_low, uint64_t inc_high,
+                          uint64_t inc_low) noexcept nogil
+    double wtsim_pcg64_next_double(void* rng) noexcept nogil
+    int64_t wtsim_pcg64_integers(wtsim_pcg64* rng, int64_t low, int64_t high) noexcept nogil
+    uint32_t wtsim_pcg64_interval(wtsim_pcg64* rng, uint32_t max) noexcept nogil
+
+
 cdef class SeatDraws:
     """A seat's `RandomStrategy.uniform`: the numbers of `rng.random()`,
     which the strategy draws `DRAWS_PER_BLOCK` at a time and hands out in
@@ -150,6 +251,8 @@ cdef class SeatDraws:
     cdef wtsim_bitgen_t* bitgen  # NULL: blocks from rng.random
     cdef double[::1] block
     cdef Py_ssize_t next
+    cdef wtsim_pcg64 own  # the generator of a seat made by `seeded` (no numpy one)
+    cdef wtsim_bitgen_t own_bitgen
 
     def __cinit__(self, rng):
         self.rng = rng
@@ -157,6 +260,18 @@ cdef class SeatDraws:
         self.bitgen = NULL
         if type(rng) is np.random.Generator:
             self.bitgen = <wtsim_bitgen_t*>PyCapsule_GetPointer(rng.bit_generator.capsule, "BitGenerator")
+
+    @staticmethod
+    cdef SeatDraws seeded(tuple seed_state):
+        """The draws of a seat whose generator would be ``PCG64`` of this seed
+        state (`seeding.SeedFamily.generator`), made in C: no numpy
+        generator is made for a game nobody sees the generators of."""
+        cdef SeatDraws draws = SeatDraws(None)
+        wtsim_pcg64_seed(&draws.own, seed_state[0], seed_state[1], seed_state[2], seed_state[3])
+        draws.own_bitgen.state = &draws.own
+        draws.own_bitgen.next_double = wtsim_pcg64_next_double
+        draws.bitgen = &draws.own_bitgen
+        return draws
 
     cdef double uniform(self) except? -1.0:
         if self.next >= BLOCK:
@@ -227,6 +342,12 @@ def can_play(state, strategies) -> bool:
     if not _as_written(RandomStrategy, RANDOM_HOOKS):
         return False
     return not learned or (_as_written(LearnedStrategy, LEARNED_HOOKS) and _as_written(Evaluator, EVALUATOR_PATH))
+
+
+def random_seats_as_written() -> bool:
+    """Whether `RandomStrategy` answers with the methods of its source (see
+    `can_play`), so that a seat of it may be played from its seed alone."""
+    return _as_written(RandomStrategy, RANDOM_HOOKS)
 
 
 RANDOM_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
@@ -894,17 +1015,8 @@ def play(state, strategies) -> tuple:
     """Play `state` (at its first deal) to the end for `strategies` (for which
     `can_play` holds); the state then holds the finished game. Returns the
     sheets' scores and rank keys (`_scored`), for `GameState.scored_result`."""
-    cdef int n_players = state.n_players, turn = 0, seat
-    cdef bint recording = state.turn_records is not None, reshuffle_pending = False, claimed
-    cdef bint solo = state.variant.solo, advanced = state.variant.advanced
-    cdef double rate = RandomStrategy.defaults["roundabout_rate"]
-    cdef NativeSheet sheet
-    data = state.variant.data
-    deck, first_turn = state.deck, state.first_turn
-    cards = deck.cards
-    cdef EstatePlans plans = EstatePlans(tuple(state.plans))
-    cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
-    cdef list sheets = [NativeSheet(data) for _ in range(n_players)]
+    cdef int n_players = state.n_players, seat
+    cdef list sheets = [NativeSheet(state.variant.data) for _ in range(n_players)]
     cdef list draws = [SeatDraws(strategy.rng) if type(strategy) is RandomStrategy else None
                        for strategy in strategies]
     cdef LearnedSeats learned = None
@@ -913,74 +1025,9 @@ def play(state, strategies) -> tuple:
         if any(heuristic_seat) else None
     if True in [draws[seat] is None and not heuristic_seat[seat] for seat in range(n_players)]:  # a learned seat
         learned = LearnedSeats(state, strategies)
-    cdef list actions = None, revealed = None, events = None
-    cdef list pile = deck.pile if solo else None, discards = deck.discards if solo else None
-    cdef Offers offered
-    cdef CardFields table = card_fields(cards) if solo else None
-    cdef bint python_offers = recording or learned is not None or heuristic is not None or table is None
-    cdef bint solo_card, nobody_had_a_plan, exhausted
     try:
-        while True:
-            turn += 1
-            solo_card = False
-            if solo:
-                revealed = []
-                solo_card = _solo_reveal(deck, pile, revealed)
-                events = ["solo-card"] if solo_card else []
-                offers = _solo_offers(cards, revealed) if python_offers else None
-            elif reshuffle_pending:
-                deck.reshuffle_all()
-                reshuffle_pending = False
-                events = ["plan-reshuffle", *deck.begin_turn()]
-                offers = deck.offers()
-            else:
-                events = deck.begin_turn()
-                offers = deck.offers()
-            if solo_card or (not solo and "solo-card" in events):
-                solo_card_came_up(first_turn, turn)
-            if solo and not python_offers:
-                table.read_solo(revealed, &offered)
-            else:
-                _read_offers(offers, &offered)
-            nobody_had_a_plan = not solo and first_turn.count(None) == len(first_turn)
-            if learned is not None:
-                learned.begin_turn(sheets, first_turn, turn, deck,
-                                   [cards[card] for card in revealed] if solo else None)
-            if heuristic is not None:
-                heuristic.begin_turn(sheets, first_turn, turn, len(pile) - deck.solo_card_waiting if solo else -1)
-            if recording:
-                actions = []
-            claimed = False
-            for seat in range(n_players):
-                sheet = sheets[seat]
-                if heuristic_seat[seat]:
-                    action = _play_heuristic_seat(heuristic, sheet, seat, offers, advanced, max_roundabouts,
-                                                  recording)
-                elif draws[seat] is None:
-                    action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
-                else:
-                    action = _play_seat(sheet, draws[seat], seat, offers, &offered, advanced, max_roundabouts,
-                                        rate, recording)
-                plans.claim(sheet, first_turn, turn, action)
-                if recording:
-                    actions.append(action)
-                claimed = claimed or _claimed_now(sheet, turn)
-            if solo:  # SoloDeck.record and end_turn
-                deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
-                discards.extend(revealed)
-            else:
-                deal_record = deck.record() if recording else None
-                deck.end_turn(())
-            if claimed:
-                plans.settle(sheets, first_turn, turn)
-            if claimed and nobody_had_a_plan:
-                reshuffle_pending = _ask_reshuffles(sheets, draws, turn, actions)
-            if recording:
-                state.turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
-            exhausted = len(pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
-            if exhausted or _some_sheet_ends(sheets, max_refusals):
-                reasons = end_reasons(sheets, exhausted)
-                break
+        turn, reasons = _play_turns(state.variant, state.deck, EstatePlans(tuple(state.plans)), state.first_turn,
+                                    state.turn_records, sheets, draws, heuristic_seat, heuristic, learned)
     finally:
         if learned is not None:
             learned.end_game()
@@ -991,7 +1038,146 @@ def play(state, strategies) -> tuple:
             strategies[seat].afterstates_scored += learned.afterstates[seat]
     state.sheets = [sheet.to_sheet() for sheet in sheets]
     state.turn, state.end, state.decision = turn, reasons, None
-    return _scored(state, sheets)
+    return _scored(state.variant, sheets, [state.bonus(seat) for seat in range(n_players)])
+
+
+def play_seeded_solo(variant, game_state: tuple, seat_state: tuple, plan_decks, plan_ids) -> tuple | None:
+    """A solo game of one `random` seat of default parameters, from its seed
+    to its scores, with no Python set-up: what `GameState` and the seat's
+    `RandomStrategy` would draw from their generators (``PCG64`` of the
+    seed states `game_state` and `seat_state`, `seeding.seat_generators`'
+    children 0 and 1) is drawn here in C, the same numbers as numpy's: the
+    plans (`draw_plans` from the variant's `plan_decks`, with the fixed
+    `plan_ids`), the solo pile (`SoloDeck`) and the seat's picks. The
+    variant is one `can_play` takes (solo, base board, not expert).
+    Returns None when the drawn plans are not all plain estate lists (the
+    game is then played in Python from the start), else (plans, the Python
+    sheet, scores, rank keys, last turn, end reasons, first completions)
+    for `GameResult`."""
+    cdef wtsim_pcg64 game_rng
+    cdef int deck, index, n_cards
+    cdef uint32_t place
+    wtsim_pcg64_seed(&game_rng, game_state[0], game_state[1], game_state[2], game_state[3])
+    chosen = []
+    for deck in range(N_DECKS):
+        cards = plan_decks[deck]
+        if not cards:
+            return None  # numpy refuses to draw from nothing: the Python game says so
+        index = wtsim_pcg64_integers(&game_rng, 0, len(cards))
+        plan_id = plan_ids[deck]
+        chosen.append(variant.data.plan(plan_id) if plan_id else cards[index])
+    plans = tuple(chosen)
+    for plan in plans:
+        if plan.kind != "estates" or plan.estate_filter:
+            return None
+    cards = variant.data.deck
+    n_cards = len(cards)
+    pile = list(range(n_cards))
+    for index in range(n_cards - 1, 0, -1):  # Generator.shuffle of the sorted card ids (`_shuffled`)
+        place = wtsim_pcg64_interval(&game_rng, index)
+        pile[index], pile[place] = pile[place], pile[index]
+    pile.insert(wtsim_pcg64_integers(&game_rng, n_cards // 2 + 1, n_cards + 1), SOLO_CARD)
+    solo_deck = SoloDeck.__new__(SoloDeck)
+    solo_deck.cards, solo_deck.pile, solo_deck.solo_card_waiting = cards, pile[::-1], True
+    solo_deck.revealed, solo_deck.discards, solo_deck._hand, solo_deck._offers = [], [], [], []
+    cdef list sheets = [NativeSheet(variant.data)]
+    first_turn = [None] * N_DECKS
+    turn, reasons = _play_turns(variant, solo_deck, EstatePlans(plans), first_turn, None, sheets,
+                                [SeatDraws.seeded(seat_state)], [0], None, None)
+    scores, keys = _scored(variant, sheets, [0])
+    return plans, [(<NativeSheet>sheets[0]).to_sheet()], scores, keys, turn, reasons, first_turn
+
+
+cdef list NO_EVENTS = []
+"""A solo turn's events when the solo card does not come up (never changed:
+a record gets a list of its own)."""
+
+
+cdef tuple _play_turns(variant, deck, EstatePlans plans, list first_turn, list turn_records, list sheets,
+                       list draws, list heuristic_seat, heuristic, LearnedSeats learned):
+    """The game's turns, from the first deal to its end, on `sheets` (one per
+    seat; a seat is played by its `draws` when it is a `random` seat, else by
+    `heuristic` when `heuristic_seat` says so, else by `learned`), with the
+    deck's cards, the plans and the first completions of the game
+    (`first_turn`, changed in place); each turn is appended to
+    `turn_records` unless it is None. Returns (the last turn, the end
+    reasons)."""
+    cdef int n_players = len(sheets), turn = 0, seat
+    cdef bint recording = turn_records is not None, reshuffle_pending = False, claimed
+    cdef bint solo = variant.solo, advanced = variant.advanced
+    cdef double rate = RandomStrategy.defaults["roundabout_rate"]
+    cdef NativeSheet sheet
+    data = variant.data
+    cards = deck.cards
+    cdef int max_roundabouts = data.max_roundabouts, max_refusals = data.max_refusals
+    cdef list actions = None, revealed = None, events = None
+    cdef list pile = deck.pile if solo else None, discards = deck.discards if solo else None
+    cdef Offers offered
+    cdef CardFields table = card_fields(cards) if solo else None
+    cdef bint python_offers = recording or learned is not None or heuristic is not None or table is None
+    cdef bint solo_card, nobody_had_a_plan, exhausted
+    cdef bint solo_card_waiting = deck.solo_card_waiting if solo else False
+    while True:
+        turn += 1
+        solo_card = False
+        if solo:
+            revealed = []
+            solo_card = _solo_reveal(deck, pile, revealed)
+            solo_card_waiting = solo_card_waiting and not solo_card
+            events = ["solo-card"] if solo_card else NO_EVENTS
+            offers = _solo_offers(cards, revealed) if python_offers else None
+        elif reshuffle_pending:
+            deck.reshuffle_all()
+            reshuffle_pending = False
+            events = ["plan-reshuffle", *deck.begin_turn()]
+            offers = deck.offers()
+        else:
+            events = deck.begin_turn()
+            offers = deck.offers()
+        if solo_card or (not solo and "solo-card" in events):
+            solo_card_came_up(first_turn, turn)
+        if solo and not python_offers:
+            table.read_solo(revealed, &offered)
+        else:
+            _read_offers(offers, &offered)
+        nobody_had_a_plan = not solo and first_turn.count(None) == len(first_turn)
+        if learned is not None:
+            learned.begin_turn(sheets, first_turn, turn, deck,
+                               [cards[card] for card in revealed] if solo else None)
+        if heuristic is not None:
+            heuristic.begin_turn(sheets, first_turn, turn, len(pile) - solo_card_waiting if solo else -1)
+        if recording:
+            actions = []
+        claimed = False
+        for seat in range(n_players):
+            sheet = sheets[seat]
+            if heuristic_seat[seat]:
+                action = _play_heuristic_seat(heuristic, sheet, seat, offers, advanced, max_roundabouts,
+                                              recording)
+            elif draws[seat] is None:
+                action = learned.play_seat(sheet, seat, offers, advanced, max_roundabouts, recording)
+            else:
+                action = _play_seat(sheet, draws[seat], seat, offers, &offered, advanced, max_roundabouts,
+                                    rate, recording)
+            plans.claim(sheet, first_turn, turn, action)
+            if recording:
+                actions.append(action)
+            claimed = claimed or _claimed_now(sheet, turn)
+        if solo:  # SoloDeck.record and end_turn
+            deal_record = {"offers": [list(cards[card]) for card in revealed]} if recording else None
+            discards.extend(revealed)
+        else:
+            deal_record = deck.record() if recording else None
+            deck.end_turn(())
+        if claimed:
+            plans.settle(sheets, first_turn, turn)
+        if claimed and nobody_had_a_plan:
+            reshuffle_pending = _ask_reshuffles(sheets, draws, turn, actions)
+        if recording:
+            turn_records.append({"turn": turn, "events": list(events), **deal_record, "actions": actions})
+        exhausted = len(pile) - solo_card_waiting < 3 if solo else deck.exhausted()
+        if exhausted or _some_sheet_ends(sheets, max_refusals):
+            return turn, end_reasons(sheets, exhausted)
 
 
 cdef int _searcher_kind(strategy):
@@ -1002,17 +1188,17 @@ cdef int _searcher_kind(strategy):
     return 2 if isinstance(strategy, HeuristicStrategy) else 1
 
 
-cdef tuple _scored(state, list sheets):
+cdef tuple _scored(variant, list sheets, list bonuses):
     """`scoring.score_game` and `scoring.rank_key` of the finished game,
-    worked out on the native sheets (`NativeSheet.score` is `score_sheet`):
-    (the scores, the rank keys)."""
+    worked out on the native sheets (`NativeSheet.score` is `score_sheet`),
+    with each seat's board bonus: (the scores, the rank keys)."""
     cdef NativeSheet sheet
     cdef Py_ssize_t seat
-    temps = temp_points([sheet.temps for sheet in sheets], state.variant.data.temp_rank_points, state.variant.solo)
+    temps = temp_points([sheet.temps for sheet in sheets], variant.data.temp_rank_points, variant.solo)
     scores, keys = [], []
     for seat in range(len(sheets)):
         sheet = sheets[seat]
-        score = sheet.score(temps[seat], state.bonus(seat))
+        score = sheet.score(temps[seat], bonuses[seat])
         counts = sheet.estate_counts()
         scores.append(score)
         keys.append((score["total"], sum(counts), *counts))
@@ -1025,9 +1211,10 @@ cdef bint _solo_reveal(deck, list pile, list revealed) except -1:
     past the solo card when it comes up; whether it did (the turn's
     "solo-card" event)."""
     cdef bint solo_card = False
+    cdef Py_ssize_t card
     while len(revealed) < 3:
         card = pile.pop()
-        if card == SOLO_CARD:
+        if card == SOLO_CARD_ID:
             solo_card = True
             deck.solo_card_waiting = False
         else:

@@ -32,7 +32,7 @@ from .effects import (Effect, Offer, Play, apply_effect, apply_play, effect_opti
 from ..record_format import DEAL_FORMAT
 from .plans import PlanClaim, apply_claim, checked_claim, claim_options, plain_value
 from .scoring import rank_key, ranks, score_game
-from ..seeding import seat_generators
+from ..seeding import _native_seeding, seat_generators
 from .sheet import Sheet
 from .variant import Variant
 
@@ -1043,4 +1043,43 @@ def _native_driver() -> Any:
 def play_game(variant: Variant, seats: Sequence[Seat], seed: int,
               plan_ids: Sequence[str | None] = (None, None, None), record: bool = False) -> GameResult:
     """Play one whole game; a pure function of its arguments."""
+    if not record:
+        result = play_seeded_natively(variant, seats, seed, plan_ids)
+        if result is not None:
+            return result
     return Game(variant, seats, seed, plan_ids, record).play()
+
+
+def play_seeded_natively(variant: Variant, seats: Sequence[Seat], seed: int,
+                         plan_ids: Sequence[str | None] = (None, None, None)) -> GameResult | None:
+    """The result of an unrecorded game that the native driver plays from its
+    seed with no Python set-up at all (`native/game.pyx`,
+    `play_seeded_solo`), or None for any other game (then played by `Game`).
+    That is a solo game of the base board whose seat is the registered
+    `random` with no parameters: its generators' draws are made in C, the
+    same as numpy's, so the result is the `Game`'s (tests/test_native_game.py).
+    Such a game costs a few dozen microseconds, and the set-up of a
+    `GameState`, its generators and its strategy would be as much again."""
+    if not (variant.solo and len(seats) == 1 and Game.native and variant.board == "base"
+            and not variant.expert and 0 <= seed < 1 << 64 and _plain_random(seats[0].factory)):
+        return None
+    driver, seeding = _native_driver(), _native_seeding()
+    if driver is None or seeding is None or not driver.random_seats_as_written():
+        return None
+    variant.check(1)
+    played = driver.play_seeded_solo(variant, seeding.child_state(seed, 0), seeding.child_state(seed, 1),
+                                     _plan_decks(variant), tuple(plan_ids))
+    if played is None:
+        return None
+    plans, sheets, scores, keys, turn, reasons, first_turn = played
+    return GameResult(int(seed), plans, sheets, scores, ranks(keys), turn, reasons, first_turn, None,
+                      [None] * len(variant.data.street_houses))
+
+
+def _plain_random(factory: Any) -> bool:
+    """Whether a seat's factory builds the registered `random` strategy with its
+    default parameters (a `StrategySpec` of "random" and nothing else)."""
+    from ...strategy import StrategySpec, load_strategy
+    from ...strategies.random import RandomStrategy
+    return type(factory) is StrategySpec and factory.ref == "random" and not factory.params \
+        and load_strategy("random") is RandomStrategy

@@ -5,7 +5,8 @@ A run's game is played on the engine's own driver (`Game.play`, compiled
 where built, and whole in native code when every seat is a built-in it
 knows), with the seeds of a chunk hashed together beforehand
 (`prepare_chunk`), and, under a move timeout, every strategy call traced
-for the parent's watchdog.
+for the parent's watchdog. A solo game of one plain `random` seat is
+played from its seed alone (`play_seeded_natively`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ...sim.chunks import RunGame, WatchedFactory, game_seed
 from ...sim.guard import escaped_error
 from ..contract import StrategyError
 from ..seeding import prepare_families
-from .game import Game, GameResult, Seat
+from .game import Game, GameResult, Seat, play_seeded_natively
 from .rows import game_rows
 
 
@@ -38,6 +39,10 @@ def play_one(spec: Any, index: int, record: bool = False, seed: int | None = Non
     not a real Ctrl-C) comes out as a StrategyError."""
     seed = game_seed(spec.seed, index) if seed is None else seed
     rules = spec.rules
+    if not record and tracer is None and spec.move_timeout is None:
+        result = play_seeded_natively(rules.variant, seats_of(spec, index), seed, rules.plans)
+        if result is not None:
+            return result
     built: list = []
     game = None
     try:
