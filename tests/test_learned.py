@@ -329,7 +329,7 @@ def test_a_variant_plays_its_familys_shipped_model_when_there_is_one():
     assert shipped_family(Variant(board="christmas")) == "christmas"
     assert shipped_family(Variant(board="easter")) == "base"  # no model of its own: the base model
     ice_cream = ValueModel.load(shipped_path("ice-cream"))
-    assert ice_cream.meta["training"]["init"].startswith("welcometo_sim/learning/weights/base.npz#sha256=")
+    assert ice_cream.meta["training"]["init"].startswith("training/base/weights.npz#sha256=")
     strategy = LearnedStrategy(np.random.default_rng(0))
     game = Game(Variant(board="ice-cream"), [Seat("a", "learned", lambda rng: strategy),
                                             Seat("b", "random", parse_strategy("random"))], 5)
