@@ -12,6 +12,7 @@ expert rules, thematic boards) are played by the Python loop.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 from types import SimpleNamespace
 
@@ -20,7 +21,7 @@ import pytest
 from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.native import native_module, native_status
 from welcometo_sim.games.welcome_to.data import PlanSpec
-from welcometo_sim.games.welcome_to.game import Game, Seat, play_game, play_seeded_natively
+from welcometo_sim.games.welcome_to.game import FinalSheets, Game, Seat, play_game, play_seeded_natively
 from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.sim.chunks import game_seed
@@ -210,6 +211,19 @@ def test_a_random_solo_game_makes_no_python_set_up(monkeypatch: pytest.MonkeyPat
     assert result.turns > 0 and score["total"] == sum(value for key, value in score.items() if key != "total")
     table = run(players=["random"], variant={"solo": True}, games=5, seed=3, jobs=1)
     assert len(table) == 5 and table["total"].notna().all()
+
+
+def test_a_game_from_its_seed_makes_its_python_sheets_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`FinalSheets`: no Python sheet until one is read, then the same one
+    each time; slices, negative indices and pickling give the sheets."""
+    fast = play_seeded_natively(Variant(solo=True), seats(["random"]), 4)
+    reference = python_result(Variant(solo=True), ["random"], 4)
+    assert isinstance(fast.sheets, FinalSheets) and fast.sheets._made == [None]
+    first = fast.sheets[0]
+    assert fast.sheets[-1] is first and fast.sheets[:] == [first] and list(fast.sheets) == [first]
+    assert first.to_record() == reference.sheets[0].to_record() and len(fast.sheets) == 1
+    copied = pickle.loads(pickle.dumps(fast))
+    assert type(copied.sheets) is list and copied.sheets[0].to_record() == first.to_record()
 
 
 @pytest.mark.parametrize("kinds,variant,seed", [

@@ -344,10 +344,14 @@ def can_play(state, strategies) -> bool:
     return not learned or (_as_written(LearnedStrategy, LEARNED_HOOKS) and _as_written(Evaluator, EVALUATOR_PATH))
 
 
-def random_seats_as_written() -> bool:
-    """Whether `RandomStrategy` answers with the methods of its source (see
-    `can_play`), so that a seat of it may be played from its seed alone."""
-    return _as_written(RandomStrategy, RANDOM_HOOKS)
+def plain_random_seat(factory) -> bool:
+    """Whether a seat's factory builds the registered `random` strategy with
+    its default parameters (a `StrategySpec` of "random" and nothing else),
+    answering with the methods of its source (see `can_play`): such a seat
+    may be played from its seed alone (`play_seeded_solo`)."""
+    from ..strategy import StrategySpec, load_strategy
+    return type(factory) is StrategySpec and factory.ref == "random" and not factory.params \
+        and load_strategy("random") is RandomStrategy and _as_written(RandomStrategy, RANDOM_HOOKS)
 
 
 RANDOM_HOOKS = ("choose_play", "choose_effect", "choose_plans", "choose_reshuffle", "choose_roundabout",
@@ -1051,9 +1055,9 @@ def play_seeded_solo(variant, game_state: tuple, seat_state: tuple, plan_decks, 
     `plan_ids`), the solo pile (`SoloDeck`) and the seat's picks. The
     variant is one `can_play` takes (solo, base board, not expert).
     Returns None when the drawn plans are not all plain estate lists (the
-    game is then played in Python from the start), else (plans, the Python
-    sheet, scores, rank keys, last turn, end reasons, first completions)
-    for `GameResult`."""
+    game is then played in Python from the start), else (plans, the native
+    sheets, scores, rank keys, last turn, end reasons, first completions)
+    for `GameResult` (whose `FinalSheets` make the Python sheets when read)."""
     cdef wtsim_pcg64 game_rng
     cdef int deck, index, n_cards
     cdef uint32_t place
@@ -1085,7 +1089,7 @@ def play_seeded_solo(variant, game_state: tuple, seat_state: tuple, plan_decks, 
     turn, reasons = _play_turns(variant, solo_deck, EstatePlans(plans), first_turn, None, sheets,
                                 [SeatDraws.seeded(seat_state)], [0], None, None)
     scores, keys = _scored(variant, sheets, [0])
-    return plans, [(<NativeSheet>sheets[0]).to_sheet()], scores, keys, turn, reasons, first_turn
+    return plans, sheets, scores, keys, turn, reasons, first_turn
 
 
 cdef list NO_EVENTS = []

@@ -17,6 +17,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from itertools import islice
+from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
@@ -336,11 +337,12 @@ def _shown_error(exc: BaseException) -> str:
 
 @dataclass
 class GameResult:
-    """Everything a finished game produced."""
+    """Everything a finished game produced (`sheets`: a list, or the
+    `FinalSheets` of a game played from its seed alone)."""
 
     seed: int
     plans: tuple[PlanSpec, ...]
-    sheets: list[Sheet]
+    sheets: Sequence[Sheet]
     scores: list[dict[str, int]]
     ranks: list[int]
     turns: int
@@ -348,6 +350,37 @@ class GameResult:
     plan_first_turn: list[int | None]
     record: dict | None = field(default=None)
     race: list[int | None] = field(default_factory=lambda: [None, None, None])
+
+
+class FinalSheets(SequenceABC):
+    """The seats' final sheets of a game the native driver played from its
+    seed alone (`play_seeded_natively`): each `Sheet` is made from the
+    driver's native sheet when it is first read, then kept. In such a game
+    making the Python sheets is a quarter of the cost, and a caller that
+    wants only the scores never reads them. Pickled as the plain list."""
+
+    __slots__ = ("_native", "_made")
+
+    def __init__(self, native_sheets: Sequence[Any]) -> None:
+        self._native = list(native_sheets)
+        self._made: list[Sheet | None] = [None] * len(self._native)
+
+    def __len__(self) -> int:
+        return len(self._native)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = self._native[index].to_sheet()
+        return made
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def __reduce__(self) -> tuple:
+        return list, (list(self),)
 
 
 def draw_plans(variant: Variant, rng: np.random.Generator,
@@ -1061,10 +1094,10 @@ def play_seeded_natively(variant: Variant, seats: Sequence[Seat], seed: int,
     Such a game costs a few dozen microseconds, and the set-up of a
     `GameState`, its generators and its strategy would be as much again."""
     if not (variant.solo and len(seats) == 1 and Game.native and variant.board == "base"
-            and not variant.expert and 0 <= seed < 1 << 64 and _plain_random(seats[0].factory)):
+            and not variant.expert and 0 <= seed < 1 << 64):
         return None
     driver, seeding = _native_driver(), _native_seeding()
-    if driver is None or seeding is None or not driver.random_seats_as_written():
+    if driver is None or seeding is None or not driver.plain_random_seat(seats[0].factory):
         return None
     variant.check(1)
     played = driver.play_seeded_solo(variant, seeding.child_state(seed, 0), seeding.child_state(seed, 1),
@@ -1072,14 +1105,5 @@ def play_seeded_natively(variant: Variant, seats: Sequence[Seat], seed: int,
     if played is None:
         return None
     plans, sheets, scores, keys, turn, reasons, first_turn = played
-    return GameResult(int(seed), plans, sheets, scores, ranks(keys), turn, reasons, first_turn, None,
+    return GameResult(int(seed), plans, FinalSheets(sheets), scores, ranks(keys), turn, reasons, first_turn, None,
                       [None] * len(variant.data.street_houses))
-
-
-def _plain_random(factory: Any) -> bool:
-    """Whether a seat's factory builds the registered `random` strategy with its
-    default parameters (a `StrategySpec` of "random" and nothing else)."""
-    from ...strategy import StrategySpec, load_strategy
-    from ...strategies.random import RandomStrategy
-    return type(factory) is StrategySpec and factory.ref == "random" and not factory.params \
-        and load_strategy("random") is RandomStrategy
