@@ -98,7 +98,7 @@ ADVANCED = [
     (Variant(advanced=True), ["learned"], 9),                     # roundabout probes and refusals
     (Variant(solo=True, advanced=True), ["learned"], 5),          # a roundabout built
     (Variant(advanced=True), ["learned", "learned", "random"], 79),
-    (Variant(advanced=True), ["learned", "learned", "random"], 162),  # refusals
+    (Variant(solo=True, advanced=True), ["learned"], 23),         # a refusal (rare: the base model refuses seldom)
 ]
 """Advanced games (those whose plans are plain estate lists) where learned
 seats build roundabouts when nothing else fits, or refuse."""
