@@ -11,15 +11,13 @@ expert rules, thematic boards) are played by the Python loop.
 
 from __future__ import annotations
 
-import os
 import pickle
 import random
 from types import SimpleNamespace
 
 import pytest
 
-from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
-from welcometo_sim.native import native_module, native_status
+from welcometo_sim.native import native_module
 from welcometo_sim.games.welcome_to.data import PlanSpec
 from welcometo_sim.games.welcome_to.game import FinalSheets, Game, Seat, play_game, play_seeded_natively
 from welcometo_sim.games.welcome_to.sheet import Sheet
@@ -28,25 +26,13 @@ from welcometo_sim.sim.chunks import game_seed
 from welcometo_sim.api import run
 from welcometo_sim.strategy import parse_strategy
 
+from native_support import native_or_skip
+
 STATE_SLOTS = ("numbers", "is_bis", "roundabouts", "fences", "plan_use", "parks", "pools", "real_estate", "temps",
                "n_bis", "refusals", "n_roundabouts", "plan_turns", "plan_points", "n_houses", "_filled", "fits")
 """The slots of a `Sheet` that hold its state (the others are caches worked out on first use)."""
 
-REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
-"""Set (CI does): a native game that is not built fails these tests instead of skipping them."""
-
-NAME = "welcometo_sim.native.game"
-
-if pure_python_requested():
-    pytest.skip(f"{PURE_PYTHON_VARIABLE} is set: the Python game runs, the native one does not",
-                allow_module_level=True)
-if not native_status().get(NAME) and not os.environ.get(REQUIRE_COMPILED):
-    pytest.skip("the native game is not built in this install (python benchmarks/build_native.py)",
-                allow_module_level=True)
-
-native = native_module("game")
-if native is None:  # REQUIRE_COMPILED set without a current build
-    pytest.fail(f"{NAME} is not built or is stale, and {REQUIRE_COMPILED} is set", pytrace=False)
+native = native_or_skip("game")
 
 CHANGED_TABLES = Variant.with_overrides({
     "tracks": {"pool_track": [0, 5, 7, 40, 41, 42, 43, 44, 45, 46], "refusal_track": [0, 1, 2, 3, 4, 9],

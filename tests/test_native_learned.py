@@ -14,36 +14,23 @@ by the Python loop.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
-from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
 from welcometo_sim.games.welcome_to.game import Game, Seat, play_game
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.learning import evaluator as evaluator_module
 from welcometo_sim.learning.evaluator import Evaluator
 from welcometo_sim.learning.features import Layout
 from welcometo_sim.learning.model import ValueModel
-from welcometo_sim.native import native_module, native_status
+from welcometo_sim.native import native_module
 from welcometo_sim.strategies.learned import LearnedStrategy, load_model, shipped_path
 from welcometo_sim.strategy import parse_strategy
 
-REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
-"""Set (CI does): a native game that is not built fails these tests instead of skipping them."""
+from native_support import native_or_skip
 
-if pure_python_requested():
-    pytest.skip(f"{PURE_PYTHON_VARIABLE} is set: the Python game runs, the native one does not",
-                allow_module_level=True)
-if not all(native_status().values()) and not os.environ.get(REQUIRE_COMPILED):
-    pytest.skip("the native modules are not built in this install (python benchmarks/build_native.py)",
-                allow_module_level=True)
-
-native = native_module("game")
-if native is None:  # REQUIRE_COMPILED set without a current build
-    pytest.fail(f"welcometo_sim.native.game is not built or is stale, and {REQUIRE_COMPILED} is set",
-                pytrace=False)
+native = native_or_skip("game", needs_all=True)
 
 
 def seats(kinds: list[str]) -> list[Seat]:

@@ -13,15 +13,12 @@ sheet made from the native one, is the same again.
 from __future__ import annotations
 
 import dataclasses
-import os
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from welcometo_sim.compiled_core import PURE_PYTHON_VARIABLE, pure_python_requested
-from welcometo_sim.native import native_module, native_status
 from welcometo_sim.games.welcome_to.boards import BOARD_RULES
 from welcometo_sim.games.welcome_to.data import DEFAULT_DATA, SURVEYOR, TEMP, GameData
 from welcometo_sim.games.welcome_to.effects import Offer, apply_effect, apply_play, effect_options, legal_plays
@@ -32,21 +29,9 @@ from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.strategy import parse_strategy
 
-REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
-"""Set (CI does): a native sheet that is not built fails these tests instead of skipping them."""
+from native_support import native_or_skip
 
-NAME = "welcometo_sim.native.sheet"
-
-if pure_python_requested():
-    pytest.skip(f"{PURE_PYTHON_VARIABLE} is set: the Python rules run, the native sheet does not",
-                allow_module_level=True)
-if not native_status().get(NAME) and not os.environ.get(REQUIRE_COMPILED):
-    pytest.skip("the native sheet is not built in this install (python benchmarks/build_native.py)",
-                allow_module_level=True)
-
-native = native_module("sheet")
-if native is None:  # REQUIRE_COMPILED set without a current build
-    pytest.fail(f"{NAME} is not built or is stale, and {REQUIRE_COMPILED} is set", pytrace=False)
+native = native_or_skip("sheet")
 
 from welcometo_sim.native import moves  # noqa: E402  (after the skip: it needs the module)
 
