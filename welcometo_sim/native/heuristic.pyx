@@ -548,13 +548,14 @@ cdef void _derive(Evaluation* d, const Evaluation* e, const Tables* t, const Pla
 
 
 cdef Terms _sheet_terms(const Evaluation* e, const Tables* t, const Plans* p, NativeSheet sheet, double temp_value,
-                        const double* size_bonus, int refusals) noexcept:
+                        int refusals) noexcept:
     """`sheet_terms` of the sheet `e` was made of, with `refusals` refusals
-    (a refusal judged: `refused`), its sums in `sheet_terms`'s order."""
+    (a refusal judged: `refused`), its sums in `sheet_terms`'s order (estate
+    sizes worth `e.worth`: their values plus the evaluator's size bonus)."""
     cdef Terms terms
     cdef int s, k
     cdef long estates = 0
-    cdef double inner, worth
+    cdef double inner, share
     cdef int unused[ESTATE_SIZES]
     cdef const StreetFacts* f
     for s in range(t.n_streets):
@@ -576,18 +577,13 @@ cdef Terms _sheet_terms(const Evaluation* e, const Tables* t, const Plans* p, Na
             unused[k] += e.streets[s].unused[k]
     terms.progress = _plan_progress(p, sheet, unused)
     terms.board = 0.0
-    for s in range(t.n_streets):
-        inner = 0.0
+    for s in range(t.n_streets):  # each sum in its own order: a street's sizes, then the streets
+        inner = share = 0.0
         for k in range(ESTATE_SIZES):
-            worth = e.values[k] if size_bonus == NULL else e.values[k] + size_bonus[k]
-            inner += e.streets[s].open[k] * worth
+            inner += e.streets[s].open[k] * e.worth[k]
+            share += e.streets[s].share[k] * e.worth[k]
         terms.open_value += inner
-    for s in range(t.n_streets):
-        inner = 0.0
-        for k in range(ESTATE_SIZES):
-            worth = e.values[k] if size_bonus == NULL else e.values[k] + size_bonus[k]
-            inner += e.streets[s].share[k] * worth
-        terms.share_value += inner
+        terms.share_value += share
     return terms
 
 
@@ -816,7 +812,7 @@ cdef class HeuristicSeats:
         """`HeuristicStrategy.evaluate` (`GreedyStrategy.evaluate` for a greedy
         seat) of the sheet with `refusals` refusals."""
         _evaluate(self.after, &self.tables, &self.plans, sheet, self.temp_value, self._bonus())
-        terms = _sheet_terms(self.after, &self.tables, &self.plans, sheet, self.temp_value, self._bonus(), refusals)
+        terms = _sheet_terms(self.after, &self.tables, &self.plans, sheet, self.temp_value, refusals)
         if self.greedy:
             return self._value(terms)
         return self._value(terms) + self._extras(sheet)
