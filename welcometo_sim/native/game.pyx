@@ -1081,9 +1081,7 @@ def play_seeded_solo(variant, game_state: tuple, seat_state: tuple, plan_decks, 
         place = wtsim_pcg64_interval(&game_rng, index)
         pile[index], pile[place] = pile[place], pile[index]
     pile.insert(wtsim_pcg64_integers(&game_rng, n_cards // 2 + 1, n_cards + 1), SOLO_CARD)
-    solo_deck = SoloDeck.__new__(SoloDeck)
-    solo_deck.cards, solo_deck.pile, solo_deck.solo_card_waiting = cards, pile[::-1], True
-    solo_deck.revealed, solo_deck.discards, solo_deck._hand, solo_deck._offers = [], [], [], []
+    solo_deck = SoloDeck.in_order(cards, pile)
     cdef list sheets = [NativeSheet(variant.data)]
     first_turn = [None] * N_DECKS
     turn, reasons = _play_turns(variant, solo_deck, EstatePlans(plans), first_turn, None, sheets,

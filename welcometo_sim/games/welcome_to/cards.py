@@ -163,11 +163,22 @@ class SoloDeck:
     passes_cards = False
 
     def __init__(self, cards: Sequence[Card], rng: np.random.Generator) -> None:
+        order = _shuffled(range(len(cards)), rng)
+        order.insert(int(rng.integers(len(order) // 2 + 1, len(order) + 1)), SOLO_CARD)
+        self._start(cards, order)
+
+    @classmethod
+    def in_order(cls, cards: Sequence[Card], order: list[int]) -> "SoloDeck":
+        """The deck that draws `order` (card ids and the solo card) first to
+        last, as a deck made from a generator draws the order it shuffled
+        (the native driver shuffles it in C: `native/game.pyx`)."""
+        deck = cls.__new__(cls)
+        deck._start(cards, order)
+        return deck
+
+    def _start(self, cards: Sequence[Card], order: list[int]) -> None:
         self.cards = cards
-        pile = _shuffled(range(len(cards)), rng)
-        position = int(rng.integers(len(pile) // 2 + 1, len(pile) + 1))
-        pile.insert(position, SOLO_CARD)
-        self.pile = pile[::-1]  # draw from the end
+        self.pile = order[::-1]  # draw from the end
         self.solo_card_waiting = True  # the solo card is still in the pile
         self.revealed: list[int] = []
         self.discards: list[int] = []
