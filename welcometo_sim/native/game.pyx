@@ -1090,11 +1090,6 @@ def play_seeded_solo(variant, game_state: tuple, seat_state: tuple, plan_decks, 
     return plans, sheets, scores, keys, turn, reasons, first_turn
 
 
-cdef list NO_EVENTS = []
-"""A solo turn's events when the solo card does not come up (never changed:
-a record gets a list of its own)."""
-
-
 cdef tuple _play_turns(variant, deck, EstatePlans plans, list first_turn, list turn_records, list sheets,
                        list draws, list heuristic_seat, heuristic, LearnedSeats learned):
     """The game's turns, from the first deal to its end, on `sheets` (one per
@@ -1118,15 +1113,13 @@ cdef tuple _play_turns(variant, deck, EstatePlans plans, list first_turn, list t
     cdef CardFields table = card_fields(cards) if solo else None
     cdef bint python_offers = recording or learned is not None or heuristic is not None or table is None
     cdef bint solo_card, nobody_had_a_plan, exhausted
-    cdef bint solo_card_waiting = deck.solo_card_waiting if solo else False
     while True:
         turn += 1
         solo_card = False
         if solo:
             revealed = []
             solo_card = _solo_reveal(deck, pile, revealed)
-            solo_card_waiting = solo_card_waiting and not solo_card
-            events = ["solo-card"] if solo_card else NO_EVENTS
+            events = ["solo-card"] if solo_card else []
             offers = _solo_offers(cards, revealed) if python_offers else None
         elif reshuffle_pending:
             deck.reshuffle_all()
@@ -1147,7 +1140,7 @@ cdef tuple _play_turns(variant, deck, EstatePlans plans, list first_turn, list t
             learned.begin_turn(sheets, first_turn, turn, deck,
                                [cards[card] for card in revealed] if solo else None)
         if heuristic is not None:
-            heuristic.begin_turn(sheets, first_turn, turn, len(pile) - solo_card_waiting if solo else -1)
+            heuristic.begin_turn(sheets, first_turn, turn, len(pile) - deck.solo_card_waiting if solo else -1)
         if recording:
             actions = []
         claimed = False
@@ -1176,8 +1169,8 @@ cdef tuple _play_turns(variant, deck, EstatePlans plans, list first_turn, list t
         if claimed and nobody_had_a_plan:
             reshuffle_pending = _ask_reshuffles(sheets, draws, turn, actions)
         if recording:
-            turn_records.append({"turn": turn, "events": list(events), **deal_record, "actions": actions})
-        exhausted = len(pile) - solo_card_waiting < 3 if solo else deck.exhausted()
+            turn_records.append({"turn": turn, "events": events, **deal_record, "actions": actions})
+        exhausted = len(pile) - deck.solo_card_waiting < 3 if solo else deck.exhausted()
         if exhausted or _some_sheet_ends(sheets, max_refusals):
             return turn, end_reasons(sheets, exhausted)
 
