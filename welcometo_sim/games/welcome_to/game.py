@@ -983,8 +983,8 @@ class Game:
         whose every seat is a built-in the native core plays (`random` with
         its default parameters, `learned` at temperature 0 without
         lookahead, `greedy`, `heuristic` and its presets at temperature 0,
-        on the rules it supports)
-        runs natively, with the same random streams, decisions and record."""
+        on the rules it supports) runs natively, with the same random
+        streams, decisions and record."""
         natively = self.native and self.move_timeout is None \
             and all(getattr(strategy, "name", None) in NATIVE_STRATEGIES for strategy in self.strategies)
         driver = _native_driver() if natively else None  # other games never load the native module
