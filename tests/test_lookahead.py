@@ -84,13 +84,14 @@ def test_unseen_read_after_the_question_is_an_error():
 # ------------------------------------------------------------- sampled next turns
 def test_a_base_sample_keeps_the_public_next_effects_and_draws_numbers_from_the_unseen_cards():
     view = first_play(BASE, 2, seed=8).decision.view
-    numbers = Counter(number for number, _ in view.unseen)
+    unseen = Counter(view.unseen)
     for seed in range(20):
-        offers, hand = next_turn_cards(view, np.random.default_rng(seed))
+        offers, hand, effects_after = next_turn_cards(view, np.random.default_rng(seed))
         assert hand is None
         assert tuple(o.effect for o in offers) == view.next_effects
-        drawn = Counter(o.number for o in offers)
-        assert all(numbers[n] >= k for n, k in drawn.items())
+        # the number cards drawn are unseen cards, and their effect sides are the turn after's effects
+        drawn = Counter(zip((o.number for o in offers), effects_after))
+        assert not drawn - unseen
 
 
 def test_when_the_stacks_run_out_the_numbers_come_from_every_card_but_the_three_tops():
@@ -100,7 +101,7 @@ def test_when_the_stacks_run_out_the_numbers_come_from_every_card_but_the_three_
                                                           "variant", "n_players", "hand")}, "unseen": ()})
     seen = Counter()
     for seed in range(300):
-        offers, _ = next_turn_cards(view, np.random.default_rng(seed))
+        offers, _, _ = next_turn_cards(view, np.random.default_rng(seed))
         seen.update(o.number for o in offers)
     assert set(seen) == {number for number, _ in BASE.data.deck}  # every number can come back
 
@@ -109,7 +110,8 @@ def test_when_the_stacks_run_out_the_numbers_come_from_every_card_but_the_three_
 def test_a_solo_or_expert_sample_is_a_hand_of_three_unseen_cards_paired_as_the_game_pairs_them(variant, players):
     view = first_play(variant, players, seed=2).decision.view
     unseen = Counter(view.unseen)
-    offers, hand = next_turn_cards(view, np.random.default_rng(0))
+    offers, hand, effects_after = next_turn_cards(view, np.random.default_rng(0))
+    assert effects_after is None  # the next hand's cards are all hidden
     assert len(hand) == 3 and not Counter(hand) - unseen
     assert len(offers) == 6
     assert {(o.number, o.effect) for o in offers} == {(hand[i][0], hand[j][1])

@@ -25,10 +25,12 @@ from strategies.random import RandomStrategy
 from welcometo_sim.compiled_core import PACKAGE_ROOT, PURE_PYTHON_VARIABLE
 from welcometo_sim.learning import evaluator as evaluator_module
 from welcometo_sim.learning.evaluator import Evaluator, Scored
+from welcometo_sim.learning.features import Layout
+from welcometo_sim.learning.model import ValueModel
 from welcometo_sim.native import NATIVE_MODULES, native_status
 from welcometo_sim.games.welcome_to.game import Seat, play_game
 from welcometo_sim.games.welcome_to.variant import Variant
-from welcometo_sim.strategy import load_strategy
+from welcometo_sim.strategy import parse_strategy
 
 REQUIRE_COMPILED = "WTSIM_REQUIRE_COMPILED"
 """Set (CI does) to make a missing native module fail these tests instead of skipping them."""
@@ -107,15 +109,17 @@ class Checker:
     """Compares the two decisions of every view a seat is asked to play
     (with `weights`), counting the decisions and candidates compared."""
 
-    def __init__(self, weights: np.ndarray | None = None) -> None:
+    def __init__(self, weights: np.ndarray | None = None, groups: tuple[str, ...] = ()) -> None:
         self.weights = weights
+        self.groups = groups
         self.decisions = 0
         self.candidates = 0
         self.refusals = 0
 
     def evaluator(self, view) -> Evaluator:
         model = load_model(shipped_path("solo" if view.variant.solo else "base"))
-        return Evaluator(model.weights if self.weights is None else self.weights, model.layout)
+        layout = Layout(model.layout.street_houses, model.layout.plan_ids, self.groups)
+        return Evaluator(model.weights if self.weights is None else self.weights, layout)
 
     def check(self, evaluator: Evaluator, view, plays, values_only: bool = False):
         """The reference decision, or with `values_only` what `Evaluator.values`
@@ -158,7 +162,7 @@ def checker(monkeypatch) -> Checker:
 
 
 def seats(kinds: list[str]) -> list[Seat]:
-    return [Seat(f"s{i}", kind, load_strategy(kind)) for i, kind in enumerate(kinds)]
+    return [Seat(f"s{i}", kind, parse_strategy(kind)) for i, kind in enumerate(kinds)]
 
 
 @pytestmark_native
@@ -184,14 +188,16 @@ def test_refusals_and_roundabout_probes_are_the_same_natively(checker):
 @pytestmark_native
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(sorted(VARIANTS)),
-       scale=st.sampled_from([1e-6, 1.0, 1e6]))
-def test_random_weights_sum_in_the_same_order(seed, name, scale):
+       scale=st.sampled_from([1e-6, 1.0, 1e6]), groups=st.sampled_from([(), ("cards",)]))
+def test_random_weights_sum_in_the_same_order(seed, name, scale, groups):
     """With weights of mixed signs and magnitudes a different order of the
-    additions would show in the last bits of the values."""
+    additions would show in the last bits of the values (with and without
+    the `cards` feature group: its tables get weights too)."""
     variant, players = VARIANTS[name]
     rng = np.random.default_rng(seed)
-    size = load_model(shipped_path("base")).weights.shape[0]
-    checker = Checker(rng.normal(size=size) * scale * 10.0 ** rng.integers(-3, 4, size=size))
+    base = load_model(shipped_path("base")).layout
+    size = Layout(base.street_houses, base.plan_ids, groups).size
+    checker = Checker(rng.normal(size=size) * scale * 10.0 ** rng.integers(-3, 4, size=size), groups)
 
     class Probe(RandomStrategy):
         def choose_play(self, view, plays):
@@ -218,6 +224,27 @@ def test_seeded_learned_games_have_the_same_records_with_and_without_the_native_
     native = record_digest(variant, kinds, 3)
     monkeypatch.setattr(evaluator_module, "_NATIVE", None)
     assert record_digest(variant, kinds, 3) == native
+
+
+@pytestmark_native
+@pytest.mark.parametrize("name, lookahead", [("base", 0), ("base-4", 0), ("base", 3), ("solo", 3), ("expert", 0)])
+def test_seeded_games_of_a_cards_model_are_the_same_with_and_without_the_native_module(name, lookahead, tmp_path,
+                                                                                        monkeypatch):
+    """A model with the `cards` group (random weights on every table): the
+    native game's seats read the next effects from the sheet image, and a
+    lookahead's samples give the turn after's; the Python seats from their
+    views. Solo and expert games hide the next effects."""
+    variant, players = VARIANTS[name]
+    base = load_model(shipped_path("solo" if variant.solo else "base"))
+    layout = Layout(base.layout.street_houses, base.layout.plan_ids, ("cards",))
+    weights = np.random.default_rng(5).normal(size=layout.size)
+    weights[:base.layout.size] += base.weights
+    path = tmp_path / "cards.npz"
+    ValueModel(layout, weights).save(path)
+    kinds = [f"learned:weights={path},lookahead={lookahead}"] + ["learned"] * (players - 1)
+    native = record_digest(variant, kinds, 2)
+    monkeypatch.setattr(evaluator_module, "_NATIVE", None)
+    assert record_digest(variant, kinds, 2) == native
 
 
 def test_pure_python_turns_the_native_decision_off():

@@ -20,7 +20,7 @@ from ..messages import shown
 from .common import complete_config, fail, notice, output_folder
 
 SETTING_OPTIONS = ("seed", "shards", "round_games", "rate", "trace_decay", "eval_every", "eval_games", "opponents",
-                   "eval_opponent", "step_sizes")
+                   "eval_opponent", "step_sizes", "features")
 """The options a training is a function of: fixed for its life (--rate-after adds later steps)."""
 
 
@@ -125,6 +125,10 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None, metavar="MODEL",
               help="Start from this model's weights (a weights.npz of the same game and feature layout) instead "
                    "of zero: a model for one family (a board, the advanced rules) trained on from the base model.")
+@click.option("--features", default="", metavar="GROUP,...",
+              help="Optional feature groups of the value model. Welcome To: 'cards' (the next turn's effects, "
+                   "public in the standard game); --init may name a model without them (their weights start at "
+                   "zero).  [default: none]")
 @click.option("--resume", is_flag=True,
               help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
                    "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
@@ -132,7 +136,7 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
 def train_command(config: str | None, out: str, games: int | None, seconds: float | None, seed: int, jobs: int,
                   shards: int, round_games: int, rate: float, rate_after: tuple[str, ...], trace_decay: float,
                   step_sizes: str, eval_every: int, eval_games: int, opponents: str, eval_opponent: str,
-                  init: str | None, resume: bool, quiet: bool) -> None:
+                  init: str | None, features: str, resume: bool, quiet: bool) -> None:
     """Train a `learned` model by self-play on CONFIG's variant and player count.
 
     Every seat plays `learned` on the weights being trained (with --opponents,
@@ -160,7 +164,8 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                                   "rate": rate, "trace_decay": trace_decay,
                                                   "eval_every": eval_every, "eval_games": eval_games,
                                                   "opponents": _opponents(opponents),
-                                                  "eval_opponent": eval_opponent, "step_sizes": step_sizes}, games)
+                                                  "eval_opponent": eval_opponent, "step_sizes": step_sizes,
+                                                  "features": _opponents(features)}, games)
             if config is not None:
                 spec = load_config(config).require("trainable", "train")
                 if (spec.game != state.settings.game or _variant_record(spec) != state.settings.variant
@@ -180,7 +185,8 @@ def train_command(config: str | None, out: str, games: int | None, seconds: floa
                                      round_games=round_games,
                                      eval_every=eval_every, eval_games=eval_games,
                                      opponents=_opponents(opponents), game=spec.game, step_sizes=step_sizes,
-                                     eval_opponent=eval_opponent or learning.default_eval_opponent)
+                                     eval_opponent=eval_opponent or learning.default_eval_opponent,
+                                     features=_opponents(features))
             if init is not None:
                 settings = replace(settings, init=init_setting(init, initial_weights(settings, init)))
             state = new_state(settings)

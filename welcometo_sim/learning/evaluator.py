@@ -21,8 +21,8 @@ import numpy as np
 from ..games.welcome_to.data import BIS, LANDSCAPER, POOL, REAL_ESTATE, SURVEYOR
 from ..native import native_module
 from ..games.welcome_to.effects import Effect, Play, apply_effect, apply_play, effect
-from .features import (Layout, SheetContext, StreetRows, global_features, phase_of, sheet_rows, static_rows,
-                       street_features, take_rows, window_phase_of)
+from .features import (Layout, SheetContext, StreetRows, global_features, next_counts, phase_of, sheet_rows,
+                       static_rows, street_features, take_rows, window_phase_of)
 
 KINDS = (None, SURVEYOR, REAL_ESTATE, LANDSCAPER, POOL, BIS)
 """Effect kinds by code (0: no effect use)."""
@@ -110,7 +110,11 @@ class NativeValues:
 
 
 def context_of(view, refusals_added: int = 0, turn_ahead: int = 1) -> SheetContext:
-    """The whole-sheet facts of a decision's afterstates (seen `turn_ahead` turns on)."""
+    """The whole-sheet facts of a decision's afterstates (seen `turn_ahead`
+    turns on). The effects to come are the next turn's (`next_effects`) for
+    a decision's afterstates; for the sheet as it stands (`turn_ahead` 0),
+    the afterstate of the previous turn, they are this turn's offers' (when
+    the game shows the effects ahead at all)."""
     sheet = view.sheet
     others = [p for i, p in enumerate(view.public) if i != view.seat]
     if view.variant.solo or not others:
@@ -129,7 +133,15 @@ def context_of(view, refusals_added: int = 0, turn_ahead: int = 1) -> SheetConte
         opponent_temps=opponent_temps,
         opponent_refusals=opponent_refusals,
         data=sheet.data,
+        next_counts=next_counts(_effects_ahead(view, turn_ahead)),
     )
+
+
+def _effects_ahead(view, turn_ahead: int) -> tuple[str, ...] | None:
+    """The effects of the turn after the afterstates `context_of` describes (None: hidden)."""
+    if view.next_effects is None or turn_ahead:
+        return view.next_effects
+    return tuple(o.effect for o in view.offers)
 
 
 class _Candidates:

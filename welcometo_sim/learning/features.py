@@ -27,6 +27,15 @@ estates of that size; pools built and still possible; the temp count
 against the best opponent's; bis, refusals (with the opponents' worst),
 roundabouts; and per plan, its id, whether it is still to be had (high or
 low) and how far the sheet's estates cover it.
+
+A layout may add feature groups (`Layout.groups`, named in the model file,
+so that a file without them loads as before). The one group, `cards`, sees
+the next turn's effects, which are public in the standard game (the number
+side of a stack's top card shows the effect it will bring): the multiset of
+the three effects per phase; the estate, pool, temp and bis features again,
+each crossed with how many of the next offers carry that effect; and the
+completed and open estates crossed with the surveyors to come. Where the
+next effects are hidden (solo, expert) every count reads "unknown".
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..games.welcome_to.data import BIS, EFFECTS, POOL, REAL_ESTATE, SURVEYOR, TEMP
 
 MAX_NUMBER = 17
 EMPTY = -1
@@ -56,6 +67,32 @@ PLAN_STATUS = 3
 """Plan status: 0 completed by this sheet, 1 open at its high value, 2 open at its low value."""
 
 
+FEATURE_GROUPS = ("cards",)
+"""The optional table groups a layout may add (see the module docstring)."""
+NEXT_UNKNOWN = 4
+"""The next-effect count of every kind when the next effects are hidden."""
+NEXT_STATES = 5
+"""Next-effect counts: 0 to 3 offers, or NEXT_UNKNOWN."""
+UNKNOWN_NEXT = (NEXT_UNKNOWN,) * len(EFFECTS)
+CARD_COLUMNS = 11
+"""Whole-sheet features of the `cards` group: the next effects, six estate
+sizes, pools, temps, bis, fences."""
+_KIND = {kind: k for k, kind in enumerate(EFFECTS)}
+NEXT_SURVEYOR, NEXT_REAL_ESTATE, NEXT_POOL, NEXT_TEMP, NEXT_BIS = (_KIND[k] for k in (SURVEYOR, REAL_ESTATE, POOL,
+                                                                                          TEMP, BIS))
+
+
+def next_counts(effects) -> tuple[int, ...]:
+    """Per effect kind (in `EFFECTS` order), how many of the next turn's
+    offers carry it; UNKNOWN_NEXT when `effects` is None (hidden)."""
+    if effects is None:
+        return UNKNOWN_NEXT
+    counts = [0] * len(EFFECTS)
+    for kind in effects:
+        counts[_KIND[kind]] += 1
+    return tuple(min(c, NEXT_UNKNOWN - 1) for c in counts)
+
+
 def phase_of(turn: int) -> int:
     """Game phase of a turn (0..5): turns 1-5, 6-10, ..., 26 and later."""
     return min(max(turn - 1, 0) // 5, N_PHASES - 1)
@@ -70,9 +107,16 @@ class Layout:
     """Where each table lives in the flat weight vector, for one sheet shape
     and plan catalog."""
 
-    def __init__(self, street_houses: tuple[int, ...], plan_ids: tuple[str, ...]) -> None:
+    def __init__(self, street_houses: tuple[int, ...], plan_ids: tuple[str, ...],
+                 groups: tuple[str, ...] = ()) -> None:
+        unknown = [g for g in groups if g not in FEATURE_GROUPS]
+        if unknown or len(set(groups)) != len(groups):
+            raise ValueError(f"feature groups must be distinct names of {', '.join(FEATURE_GROUPS)}, "
+                             f"got {', '.join(groups)}")
         self.street_houses = tuple(street_houses)
         self.plan_ids = tuple(plan_ids)
+        self.groups = tuple(g for g in FEATURE_GROUPS if g in groups)
+        self.cards = "cards" in self.groups
         self.plan_index = {plan: i for i, plan in enumerate(self.plan_ids)}
         self.offsets: dict[str, int] = {}
         size = 1
@@ -98,8 +142,8 @@ class Layout:
         self.park_base = np.array([self.offsets[f"park{s}"] for s in streets], dtype=np.int64)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layout) and (self.street_houses, self.plan_ids) == (other.street_houses,
-                                                                                     other.plan_ids)
+        return isinstance(other, Layout) and ((self.street_houses, self.plan_ids, self.groups)
+                                              == (other.street_houses, other.plan_ids, other.groups))
 
     @staticmethod
     def _street_tables(n: int) -> list[tuple[str, int]]:
@@ -120,6 +164,19 @@ class Layout:
             ("refusals", N_PHASES * 4 * 4),
             ("roundabouts", N_PHASES * 3),
             ("plans", len(self.plan_ids) * PLAN_STATUS * PLAN_PROGRESS),
+        ] + (self._card_tables() if self.cards else [])
+
+    @staticmethod
+    def _card_tables() -> list[tuple[str, int]]:
+        """The `cards` group's tables, after every other (so that a model
+        without them is a prefix of one with them)."""
+        return [
+            ("next", N_PHASES * NEXT_STATES ** len(EFFECTS)),
+            ("next_estate", 6 * 5 * 7 * 5 * NEXT_STATES),
+            ("next_pools", N_PHASES * 10 * 7 * NEXT_STATES),
+            ("next_temps", N_PHASES * 12 * 7 * NEXT_STATES),
+            ("next_bis", N_PHASES * 10 * NEXT_STATES),
+            ("next_fences", N_PHASES * 10 * 8 * NEXT_STATES),
         ]
 
     def offset(self, table: str) -> int:
@@ -304,6 +361,7 @@ class SheetContext:
     opponent_temps: int     # best opponent's temp count (solo: 5, one short of the solo bonus)
     opponent_refusals: int
     data: object            # GameData
+    next_counts: tuple[int, ...] = UNKNOWN_NEXT  # `next_counts` of the next turn's effects
 
 
 GLOBAL_COLUMNS = 12
@@ -316,13 +374,15 @@ def global_features(layout: Layout, context: SheetContext, counts: np.ndarray, r
     """Feature indices (C, G) of whole-sheet facts and the exact points (C,)
     they stand for (estates, pools, penalties, plans kept and claimable now).
     Arguments are per-candidate arrays (C rows); `counts` are the street
-    summaries' counts summed over the streets."""
+    summaries' counts summed over the streets. G is GLOBAL_COLUMNS, one per
+    plan deck, then CARD_COLUMNS with the `cards` group."""
     count = counts.shape[0]
     data = context.data
     phase = phase_of(context.turn)
     completed, unused, open_runs = counts[:, COMPLETED], counts[:, UNUSED], counts[:, OPEN]
     pools_built, pools_possible = counts[:, POOLS_BUILT], counts[:, POOLS_POSSIBLE]
-    index = np.empty((count, GLOBAL_COLUMNS + len(context.plans)), dtype=np.int64)
+    n_plans = len(context.plans)
+    index = np.empty((count, GLOBAL_COLUMNS + n_plans + (CARD_COLUMNS if layout.cards else 0)), dtype=np.int64)
     index[:, :6] = layout.offset("estate") + (((_SIZES * 5 + np.minimum(real_estate, 4)) * 7
                                                + np.minimum(completed, 6)) * 5 + np.minimum(open_runs, 4))
     index[:, 6] = (layout.offset("pools") + (phase * 10 + np.minimum(pools_built, 9)) * 7
@@ -367,7 +427,29 @@ def global_features(layout: Layout, context: SheetContext, counts: np.ndarray, r
         if not spec.estate_filter:
             points += np.where(covered == len(spec.estates), spec.points[0] if context.plan_high[deck]
                                else spec.points[1], 0)
+    if layout.cards:
+        _card_features(layout, context, index, GLOBAL_COLUMNS + n_plans, completed, open_runs)
     return index, points
+
+
+def _card_features(layout: Layout, context: SheetContext, index: np.ndarray, first: int, completed: np.ndarray,
+                   open_runs: np.ndarray) -> None:
+    """The `cards` group's columns of `index`, from `first` on (the estate,
+    pool, temp and bis columns already written)."""
+    phase = phase_of(context.turn)
+    n = context.next_counts
+    effects_key = sum(c * NEXT_STATES ** k for k, c in enumerate(n))
+    index[:, first] = layout.offset("next") + phase * NEXT_STATES ** len(EFFECTS) + effects_key
+    crossed = ((slice(first + 1, first + 7), "next_estate", slice(0, 6), "estate", NEXT_REAL_ESTATE),
+               (first + 7, "next_pools", 6, "pools", NEXT_POOL),
+               (first + 8, "next_temps", 7, "temps", NEXT_TEMP),
+               (first + 9, "next_bis", 8, "bis", NEXT_BIS))
+    for column, table, source_column, source, kind in crossed:
+        index[:, column] = (layout.offset(table) + (index[:, source_column] - layout.offset(source)) * NEXT_STATES
+                            + n[kind])
+    index[:, first + 10] = (layout.offset("next_fences")
+                            + ((phase * 10 + np.minimum(completed.sum(axis=1), 9)) * 8
+                               + np.minimum(open_runs.sum(axis=1), 7)) * NEXT_STATES + n[NEXT_SURVEYOR])
 
 
 _SIZES = np.arange(6)[None, :]

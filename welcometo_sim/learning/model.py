@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .archive import ArchiveError, BoundedNpz
-from .features import WINDOW_SIZE, Layout
+from .features import FEATURE_GROUPS, WINDOW_SIZE, Layout
 
 MODEL_FORMAT = "welcometo-sim/value-model/1"
 MAX_MODEL_BYTES = 64 * 1024 * 1024
@@ -54,9 +54,10 @@ class ValueModel:
             raise ModelError(f"weights file {str(path)!r}: not written, its weights are not all finite "
                              f"float32 numbers")
         stored = self.weights.astype(np.float32)
-        meta = {**self.meta, "format": MODEL_FORMAT,
-                "layout": {"street_houses": list(self.layout.street_houses),
-                           "plan_ids": list(self.layout.plan_ids)}}
+        shape = {"street_houses": list(self.layout.street_houses), "plan_ids": list(self.layout.plan_ids)}
+        if self.layout.groups:  # (a file without groups reads as before)
+            shape["groups"] = list(self.layout.groups)
+        meta = {**self.meta, "format": MODEL_FORMAT, "layout": shape}
         partial = path.with_name(path.name + ".partial")
         with open(partial, "wb") as handle:
             np.savez_compressed(handle, weights=stored,
@@ -108,7 +109,8 @@ def checked_layout(shape: object, where: str) -> Layout:
     try:
         houses = shape["street_houses"]  # type: ignore[index]
         plans = shape["plan_ids"]  # type: ignore[index]
-    except (KeyError, TypeError, IndexError):
+        groups = shape.get("groups", [])  # type: ignore[union-attr]
+    except (KeyError, TypeError, IndexError, AttributeError):
         raise ModelError(f"{where}: its layout is unreadable") from None
     if (not isinstance(houses, list) or not 1 <= len(houses) <= MAX_STREETS
             or not all(type(n) is int and WINDOW_SIZE <= n <= MAX_STREET_HOUSES for n in houses)):
@@ -118,9 +120,13 @@ def checked_layout(shape: object, where: str) -> Layout:
             or not all(isinstance(p, str) and 0 < len(p) <= MAX_PLAN_ID for p in plans)):
         raise ModelError(f"{where}: its layout's plan_ids must be at most {MAX_PLANS} plan ids of at most "
                          f"{MAX_PLAN_ID} characters")
-    return Layout(tuple(houses), tuple(plans))
+    if (not isinstance(groups, list) or not all(isinstance(g, str) for g in groups)
+            or len(set(groups)) != len(groups) or not set(groups) <= set(FEATURE_GROUPS)):
+        raise ModelError(f"{where}: its layout's groups must be distinct names of {', '.join(FEATURE_GROUPS)}")
+    return Layout(tuple(houses), tuple(plans), tuple(groups))
 
 
-def layout_for(data) -> Layout:
-    """The layout of a game's data: its street lengths and every plan it knows."""
-    return Layout(tuple(data.street_houses), tuple(sorted({p.id for p in data.all_plans()})))
+def layout_for(data, groups: tuple[str, ...] = ()) -> Layout:
+    """The layout of a game's data: its street lengths and every plan it
+    knows, with the feature `groups` asked for."""
+    return Layout(tuple(data.street_houses), tuple(sorted({p.id for p in data.all_plans()})), groups)

@@ -15,7 +15,8 @@ What a sample knows, by card source:
 - shared stacks (two or more seats): the next turn's effects are public
   (`next_effects`); its three numbers are drawn from the cards under the
   stacks' tops, or, when those run out, from every card but the three
-  about to be flipped (the exhaustion reshuffle);
+  about to be flipped (the exhaustion reshuffle); the effects of the turn
+  after are those of the number cards drawn (what the next turn shows);
 - solo and expert: the next three cards (the solo draw, or the expert hand:
   its passed card comes from a hand the seat cannot see) from the unseen
   cards, paired into offers as the game pairs them.
@@ -29,7 +30,7 @@ refusals, or a solo deck with no turn left) keeps its own value.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -43,23 +44,33 @@ N_OFFERS = 3
 """Cards a turn reveals (the stacks' numbers, the solo draw, an expert hand)."""
 
 
-def next_turn_cards(view: PlayerView, rng: np.random.Generator) -> tuple[list[Offer], list[Card] | None]:
-    """One sample of the next turn's offers (and hand, for solo and expert
-    games) as `view`'s seat can know them: see the module's docstring."""
+class NextTurn(NamedTuple):
+    """One sample of the next turn: its offers, its hand (solo and expert
+    games, else None) and the effects of the turn after (None: hidden)."""
+
+    offers: list[Offer]
+    hand: list[Card] | None
+    next_effects: tuple[str, ...] | None
+
+
+def next_turn_cards(view: PlayerView, rng: np.random.Generator) -> NextTurn:
+    """One sample of the next turn's cards as `view`'s seat can know them:
+    see the module's docstring."""
     unseen = view.unseen or ()
     deck = view.variant.data.deck
     if view.hand is not None:
         pool = unseen if len(unseen) >= N_OFFERS else deck
         hand = [pool[i] for i in rng.choice(len(pool), N_OFFERS, replace=False)]
-        return pair_offers(hand), hand
+        return NextTurn(pair_offers(hand), hand, None)
     effects = view.next_effects
     if effects is None:  # hidden by a reshuffle: the effects are drawn too
         drawn = [unseen[i] for i in rng.choice(len(unseen), 2 * N_OFFERS, replace=False)]
         effects, numbers = tuple(card[1] for card in drawn[N_OFFERS:]), drawn[:N_OFFERS]
-        return [offer(numbers[i][0], effects[i], i, i) for i in range(N_OFFERS)], None
-    pool = unseen if len(unseen) >= N_OFFERS else _all_but_tops(deck, view.offers, effects)
-    numbers = [pool[i][0] for i in rng.choice(len(pool), N_OFFERS, replace=False)]
-    return [offer(numbers[i], effects[i], i, i) for i in range(N_OFFERS)], None
+    else:
+        pool = unseen if len(unseen) >= N_OFFERS else _all_but_tops(deck, view.offers, effects)
+        numbers = [pool[i] for i in rng.choice(len(pool), N_OFFERS, replace=False)]
+    return NextTurn([offer(numbers[i][0], effects[i], i, i) for i in range(N_OFFERS)], None,
+                    tuple(card[1] for card in numbers))
 
 
 def _all_but_tops(deck: Sequence[Card], offers: Sequence[Offer], effects: Sequence[str]) -> list[Card]:
@@ -96,10 +107,11 @@ def game_ends_after(view: PlayerView, sheet: Sheet) -> bool:
     return view.variant.solo and len(view.unseen or ()) < N_OFFERS
 
 
-def _next_view(view: PlayerView, sheet: Sheet, offers: list[Offer], hand: list[Card] | None) -> PlayerView:
+def _next_view(view: PlayerView, sheet: Sheet, sample: NextTurn) -> PlayerView:
     """The seat's view of the next turn, on `sheet` with these cards."""
-    return PlayerView(view.seat, view.turn + 1, sheet, offers, None, view.plans, view.plan_first_turn,
-                      view.public, max(view.cards_left - N_OFFERS, 0), view.variant, view.n_players, hand)
+    return PlayerView(view.seat, view.turn + 1, sheet, sample.offers, sample.next_effects, view.plans,
+                      view.plan_first_turn, view.public, max(view.cards_left - N_OFFERS, 0), view.variant,
+                      view.n_players, sample.hand)
 
 
 def best_next_value(evaluator: Evaluator, view: PlayerView) -> float:
@@ -127,6 +139,5 @@ def lookahead_values(evaluator: Evaluator, view: PlayerView, scored: Scored, wid
         if game_ends_after(view, sheet):
             values[slot] = scored.values[index]
             continue
-        values[slot] = sum(best_next_value(evaluator, _next_view(view, sheet, offers, hand))
-                           for offers, hand in samples) / draws
+        values[slot] = sum(best_next_value(evaluator, _next_view(view, sheet, sample)) for sample in samples) / draws
     return order, values

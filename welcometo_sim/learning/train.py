@@ -130,6 +130,9 @@ class TrainSettings:
     the numbers, not only the file); "" starts from zero. A model of one
     family (a thematic board, the advanced rules) is trained on from the base
     model instead of from nothing."""
+    features: tuple[str, ...] = ()
+    """The value model's optional feature groups (the game's `feature_groups`;
+    Welcome To: "cards"); () for the plain layout."""
 
     @property
     def init_path(self) -> str:
@@ -159,6 +162,10 @@ class TrainSettings:
         if starts != sorted(set(starts)) or any(g % (self.shards * self.round_games) for g in starts):
             raise TrainingError(f"--rate-after game counts must increase and be multiples of shards x round "
                                 f"games ({self.shards * self.round_games}), got {starts}")
+        groups = getattr(self.learning, "feature_groups", ())
+        if any(name not in groups for name in self.features) or len(set(self.features)) != len(self.features):
+            raise TrainingError(f"--features {shown(','.join(self.features))}: this game's feature groups are "
+                                f"{', '.join(groups) or 'none'}")
         if self.step_sizes not in STEP_SIZES:
             raise TrainingError(f"--step-sizes must be one of {', '.join(STEP_SIZES)}, got {shown(self.step_sizes)}")
         if not 0 <= self.trace_decay <= 1:
@@ -237,6 +244,8 @@ class TrainingState:
             words += ["--step-sizes", s.step_sizes]
         if s.init:
             words += ["--init", s.init_path]
+        if s.features:
+            words += ["--features", ",".join(s.features)]
         for start, rate in s.rate_after:
             words += ["--rate-after", f"{start}:{rate:g}"]
         return " ".join(words)
@@ -678,6 +687,10 @@ def _state_from(saved: object) -> TrainingState:
     if not isinstance(opponents, list) or not all(isinstance(name, str) for name in opponents):
         raise TrainingError("settings.opponents: must be a list of strategy names")
     fields["opponents"] = tuple(opponents)
+    features = fields.get("features", [])
+    if not isinstance(features, list) or not all(isinstance(name, str) for name in features):
+        raise TrainingError("settings.features: must be a list of feature group names")
+    fields["features"] = tuple(features)
     for name in ("game", "step_sizes", "init"):
         if not isinstance(fields.get(name, ""), str):
             raise TrainingError(f"settings.{name}: must be a text")

@@ -106,7 +106,8 @@ cdef enum:
     IMAGE_OPPONENT_REFUSALS = 13  # the most refusals of an opponent as the turn began (0 without)
     IMAGE_PLAN_DONE = 14    # MAX_DECKS values: 1 where this sheet completed the plan of that deck
     IMAGE_PLAN_HIGH = 22    # MAX_DECKS values: 1 where nobody had completed it as the turn began
-    IMAGE_SHEET = 30
+    IMAGE_NEXT = 30         # N_EFFECTS values: features.next_counts of the next turn's effects
+    IMAGE_SHEET = 36
 
 SHEET_IMAGE = {
     "street": {"houses": IMAGE_HOUSES, "roundabouts": IMAGE_ROUNDABOUTS, "bis": IMAGE_BIS, "fences": IMAGE_FENCES,
@@ -115,7 +116,8 @@ SHEET_IMAGE = {
     "sheet": {"estates": IMAGE_ESTATES, "temps": IMAGE_TEMPS, "bis": IMAGE_BIS_CROSSED, "refusals": IMAGE_REFUSALS,
               "roundabouts": IMAGE_ROUNDABOUTS_BUILT, "plan_points": IMAGE_PLAN_POINTS, "turn": IMAGE_TURN,
               "opponent_temps": IMAGE_OPPONENT_TEMPS, "opponent_refusals": IMAGE_OPPONENT_REFUSALS,
-              "plan_done": IMAGE_PLAN_DONE, "plan_high": IMAGE_PLAN_HIGH, "size": IMAGE_SHEET},
+              "plan_done": IMAGE_PLAN_DONE, "plan_high": IMAGE_PLAN_HIGH, "next_counts": IMAGE_NEXT,
+              "size": IMAGE_SHEET},
     "plan_decks": MAX_DECKS,
 }
 """The offsets of a sheet image's fields (the IMAGE_ constants above): in a
@@ -141,6 +143,14 @@ cdef enum:
     MAX_WIDTH = 32
     MAX_STREETS = 8
     MAX_DECKS = 8
+    CARD_COLUMNS = 11
+    N_EFFECTS = 6
+    NEXT_STATES = 5
+    NEXT_SURVEYOR = 0
+    NEXT_REAL_ESTATE = 1
+    NEXT_POOL = 3
+    NEXT_TEMP = 4
+    NEXT_BIS = 5
 
 cdef i64[19] ROOM_BUCKETS = [0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]
 cdef i64[8] BUILT_CODES = [7, 8, 9, 9, 10, 10, 10, 10]
@@ -753,6 +763,11 @@ cdef class _Globals:
     cdef u8 plan_counts[MAX_DECKS]    # 1: start + covered * 7 + reachable
     cdef i64 plan_needed[MAX_DECKS]   # estates the plan needs in all (-1: no points to claim here)
     cdef i64 plan_points[MAX_DECKS]   # points when covered
+    # the `cards` group: its table offsets, and the next effects' counts and column in this decision
+    cdef bint cards
+    cdef i64 next, next_estate, next_pools, next_temps, next_bis, next_fences
+    cdef i64 next_counts[N_EFFECTS]
+    cdef i64 next_column
 
 
 cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate, i64 temps, i64 n_bis,
@@ -787,6 +802,40 @@ cdef void _global_features(_Globals g, const i64* counts, const i64* real_estate
         if covered == g.plan_needed[deck]:
             points += g.plan_points[deck]
     exact[0] = points
+    if g.cards:
+        _card_features(g, counts, index, index + GLOBAL_COLUMNS + g.decks)
+
+
+cdef void _card_features(_Globals g, const i64* counts, const i64* index, i64* out) noexcept:
+    """features._card_features: the `cards` group's columns (`out`), after
+    the estate, pool, temp and bis columns of `index` are written."""
+    cdef Py_ssize_t size
+    cdef i64 completed = 0, open_runs = 0
+    out[0] = g.next_column
+    for size in range(6):
+        out[1 + size] = g.next_estate + (index[size] - g.estate) * NEXT_STATES + g.next_counts[NEXT_REAL_ESTATE]
+        completed += counts[size]
+        open_runs += counts[12 + size]
+    out[7] = g.next_pools + (index[6] - g.pools) * NEXT_STATES + g.next_counts[NEXT_POOL]
+    out[8] = g.next_temps + (index[7] - g.temps) * NEXT_STATES + g.next_counts[NEXT_TEMP]
+    out[9] = g.next_bis + (index[8] - g.bis) * NEXT_STATES + g.next_counts[NEXT_BIS]
+    out[10] = g.next_fences + ((g.phase * 10 + imin(completed, 9)) * 8 + imin(open_runs, 7)) * NEXT_STATES \
+        + g.next_counts[NEXT_SURVEYOR]
+
+
+cdef int _set_next(_Globals g, const i64* counts, i64 phase) except -1:
+    """The next effects' counts of this decision (features.next_counts) and
+    the column they select; after `_set_scalars` (phase)."""
+    cdef Py_ssize_t k
+    cdef i64 key = 0, power = 1
+    for k in range(N_EFFECTS):
+        if not 0 <= counts[k] < NEXT_STATES:
+            raise ValueError(f"a next-effect count must be 0 to {NEXT_STATES - 1}, not {counts[k]}")
+        g.next_counts[k] = counts[k]
+        key += counts[k] * power
+        power *= NEXT_STATES
+    g.next_column = g.next + phase * power + key
+    return 0
 
 
 cdef int _set_offsets(_Globals g, layout) except -1:
@@ -795,6 +844,10 @@ cdef int _set_offsets(_Globals g, layout) except -1:
     g.estate, g.pools, g.temps = offsets["estate"], offsets["pools"], offsets["temps"]
     g.bis, g.bias, g.refusals = offsets["bis"], offsets["bias"], offsets["refusals"]
     g.roundabouts, g.plans = offsets["roundabouts"], offsets["plans"]
+    g.cards = layout.cards
+    if g.cards:
+        g.next, g.next_estate, g.next_pools = offsets["next"], offsets["next_estate"], offsets["next_pools"]
+        g.next_temps, g.next_bis, g.next_fences = offsets["next_temps"], offsets["next_bis"], offsets["next_fences"]
     return 0
 
 
@@ -892,6 +945,14 @@ cdef int _set_context(_Globals g, layout, context, bint refusal, i64 phase) exce
     _set_status(g, done, high)
     _set_scalars(g, context.roundabouts, context.refusals, context.opponent_temps, context.opponent_refusals,
                  context.plan_points, refusal, phase)
+    cdef i64 counts[N_EFFECTS]
+    cdef Py_ssize_t k
+    next_counts = context.next_counts
+    if len(next_counts) != N_EFFECTS:
+        raise ValueError(f"a context's next_counts holds {N_EFFECTS} counts, not {len(next_counts)}")
+    for k in range(N_EFFECTS):
+        counts[k] = next_counts[k]
+    _set_next(g, counts, phase)
     return 0
 
 
@@ -1419,6 +1480,7 @@ cdef class Decider:
         _set_scalars(g, counters[IMAGE_ROUNDABOUTS_BUILT], imin(counters[IMAGE_REFUSALS], g.max_refusals),
                      counters[IMAGE_OPPONENT_TEMPS], counters[IMAGE_OPPONENT_REFUSALS], counters[IMAGE_PLAN_POINTS],
                      refusal, phase)
+        _set_next(g, counters + IMAGE_NEXT, phase)
         self._score(n_plays, refusal, phase, window_phase, remember)
         return 0
 
@@ -1530,7 +1592,8 @@ cdef class Decider:
         # up exactly one per byte: the key of a candidate is then its counts
         # so packed (PACKED words) and one word of its other inputs.
         cdef _Globals g = self.globals
-        cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks, row_width = out.row_width
+        cdef Py_ssize_t n_rows = out.n_rows, n_global = GLOBAL_COLUMNS + g.decks + (CARD_COLUMNS if g.cards else 0)
+        cdef Py_ssize_t row_width = out.row_width
         cdef i64* global_idx = self.global_idx.need(n_rows * n_global)
         cdef double* values = <double*>self.values.need(n_rows)  # i64 and double: 8 bytes each
         cdef double* whole_sums = <double*>self.whole_sums.need(n_rows)

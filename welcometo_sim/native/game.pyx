@@ -100,7 +100,7 @@ for _index, (_number_from, _effect_from, _grid) in enumerate(SOLO_GRIDS):
 cdef int CLAIM_OPTIONS = MAX_CLAIM_OPTIONS
 
 evaluator_module = learned_module = LearnedStrategy = Evaluator = candidate_of = load_model = shipped_path = None
-shipped_family = next_turn_cards = None
+shipped_family = next_turn_cards = next_counts = None
 HeuristicStrategy = GreedyStrategy = heuristic_module = None
 NO_USE = 0
 """What learned seats are played with (`learning.evaluator` and
@@ -110,8 +110,9 @@ learned seat: games of random seats never load them."""
 
 cdef int _load_learned() except -1:
     global evaluator_module, learned_module, LearnedStrategy, Evaluator, candidate_of, load_model, shipped_path
-    global NO_USE, shipped_family, next_turn_cards
+    global NO_USE, shipped_family, next_turn_cards, next_counts
     if LearnedStrategy is None:
+        from ..learning.features import next_counts
         from ..learning import evaluator as evaluator_module
         from ..learning.evaluator import NO_USE, Evaluator, candidate_of
         from ..strategies import learned as learned_module
@@ -689,7 +690,7 @@ cdef bint _next_combination(int* chosen, int count, int available) noexcept:
 # ------------------------------------------------------------- learned seats
 cdef Py_ssize_t STREET_SIZE, HOUSES, ROUNDABOUTS, BIS, FENCES, POOLS, LINES, FENCE_SLOTS, PARKS
 cdef Py_ssize_t ESTATES, TEMPS, BIS_CROSSED, REFUSALS, ROUNDABOUTS_BUILT, PLAN_POINTS, TURN
-cdef Py_ssize_t OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS
+cdef Py_ssize_t OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS, NEXT_COUNTS
 cdef object IMAGE_READ = None
 """The sheet image offsets (`decision.SHEET_IMAGE`) above, read from the
 decision module that reads the images (set on the first learned game)."""
@@ -699,7 +700,7 @@ cdef int _read_image_offsets(decision) except -1:
     """Take the offsets of a sheet image's fields from the decision module."""
     global STREET_SIZE, HOUSES, ROUNDABOUTS, BIS, FENCES, POOLS, LINES, FENCE_SLOTS, PARKS
     global ESTATES, TEMPS, BIS_CROSSED, REFUSALS, ROUNDABOUTS_BUILT, PLAN_POINTS, TURN
-    global OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS, IMAGE_READ
+    global OPPONENT_TEMPS, OPPONENT_REFUSALS, PLAN_DONE, PLAN_HIGH, IMAGE_DECKS, NEXT_COUNTS, IMAGE_READ
     if IMAGE_READ is decision:
         return 0
     street, sheet = decision.SHEET_IMAGE["street"], decision.SHEET_IMAGE["sheet"]
@@ -710,6 +711,7 @@ cdef int _read_image_offsets(decision) except -1:
     ROUNDABOUTS_BUILT, PLAN_POINTS, TURN = sheet["roundabouts"], sheet["plan_points"], sheet["turn"]
     OPPONENT_TEMPS, OPPONENT_REFUSALS = sheet["opponent_temps"], sheet["opponent_refusals"]
     PLAN_DONE, PLAN_HIGH, IMAGE_DECKS = sheet["plan_done"], sheet["plan_high"], decision.SHEET_IMAGE["plan_decks"]
+    NEXT_COUNTS = sheet["next_counts"]
     if IMAGE_DECKS < N_DECKS:
         raise ValueError(f"a sheet image holds {IMAGE_DECKS} plan decks, a native sheet {N_DECKS}")
     IMAGE_READ = decision
@@ -785,6 +787,9 @@ cdef class LearnedSeats:
     cdef i64 context_turn
     cdef bint plan_high[N_DECKS]
     cdef list opponent_temps, opponent_refusals
+    cdef tuple next_counts
+    """`features.next_counts` of the next turn's effects as the decisions see
+    them: this turn's next effects, or a lookahead sample's turn after."""
     cdef list afterstates
     """Candidates scored per seat (`LearnedStrategy.afterstates_scored`)."""
 
@@ -853,6 +858,7 @@ cdef class LearnedSeats:
         cdef int temps, refusals
         self.deck, self.hand, self.unseen = deck, hand, None
         self.context_turn = turn + 1
+        self.next_counts = next_counts(deck.next_effects())
         for seat in range(self.n_decks):
             self.plan_high[seat] = first_turn[seat] is None
         if self.alone:
@@ -931,6 +937,7 @@ cdef class LearnedSeats:
         cdef Py_ssize_t slot, count, plain
         cdef double total
         self.context_turn += 1  # the next turn's views
+        turn_counts = self.next_counts
         try:
             for slot in range(len(order)):
                 play, planned = chosen[slot]
@@ -945,13 +952,15 @@ cdef class LearnedSeats:
                     judged[slot] = values[order[slot]]
                     continue
                 total = 0.0
-                for next_offers, _hand in samples:
+                for next_offers, _hand, effects_after in samples:
+                    self.next_counts = next_counts(effects_after)
                     count = after._count_plays(next_offers, &plain)
                     self._describe(after, seat, next_offers, count)
                     total += decider.native_best_value(next_offers, count, plain == 0)
                 judged[slot] = total / draws
         finally:
             self.context_turn -= 1
+            self.next_counts = turn_counts
         return chosen[int(np.argmax(judged))]
 
     cdef object _best_roundabout(self, NativeSheet sheet, int seat, list offers):
@@ -1012,6 +1021,8 @@ cdef class LearnedSeats:
         for deck in range(IMAGE_DECKS):
             counters[PLAN_DONE + deck] = deck < N_DECKS and sheet.turns[deck] >= 0
             counters[PLAN_HIGH + deck] = deck < self.n_decks and self.plan_high[deck]
+        for s in range(len(self.next_counts)):
+            counters[NEXT_COUNTS + s] = self.next_counts[s]
         return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...learning.features import Layout
+from ...learning.features import FEATURE_GROUPS, Layout
 from ...learning.model import ModelError, ValueModel, layout_for
 from ...learning.train import SELF, EvaluationRow, Learner, TrainSettings, learn_from_traces
 from ...strategies.learned import LearnedStrategy, model_family
@@ -27,7 +27,7 @@ def variant_from_record(record: dict) -> Variant:
 
 
 def _layout(settings: TrainSettings) -> Layout:
-    return layout_for(variant_from_record(settings.variant).data)
+    return layout_for(variant_from_record(settings.variant).data, settings.features)
 
 
 def _seats(model: ValueModel, players: int, trace: bool, opponents: tuple[str, ...] = (), game: int = 0
@@ -60,6 +60,7 @@ class WelcomeToLearning:
 
     default_eval_opponent = "heuristic"
     default_rate = 0.3
+    feature_groups = FEATURE_GROUPS
 
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(builtin_strategies())
@@ -98,14 +99,21 @@ class WelcomeToLearning:
         return out
 
     def initial_weights(self, path: str, settings: TrainSettings) -> np.ndarray:
-        """The weights of a `learned` model file, which must be made for this variant's sheet."""
+        """The weights of a `learned` model file, which must be made for this
+        variant's sheet; a model without some of the training's feature
+        groups starts them at zero (their tables follow the others', so its
+        weights are the layout's first ones)."""
         model = ValueModel.load(path)
         layout = _layout(settings)
-        if model.layout != layout:
+        fewer = Layout(layout.street_houses, layout.plan_ids, model.layout.groups)
+        if model.layout != fewer or layout.groups[:len(model.layout.groups)] != model.layout.groups:
             raise ModelError(f"made for another feature layout (streets of {model.layout.street_houses} houses, "
-                             f"{len(model.layout.plan_ids)} plans) than this variant's (streets of "
-                             f"{layout.street_houses} houses, {len(layout.plan_ids)} plans)")
-        return np.asarray(model.weights, dtype=np.float64)
+                             f"{len(model.layout.plan_ids)} plans, groups {list(model.layout.groups)}) than this "
+                             f"training's (streets of {layout.street_houses} houses, {len(layout.plan_ids)} plans, "
+                             f"groups {list(layout.groups)})")
+        weights = np.zeros(layout.size, dtype=np.float64)
+        weights[:model.layout.size] = model.weights
+        return weights
 
     def save(self, path, settings: TrainSettings, weights: np.ndarray, meta: dict) -> None:
         meta = {**meta, "family": model_family(variant_from_record(settings.variant))}
