@@ -1,0 +1,180 @@
+"""The `cards` feature group of the learned evaluation: the next turn's
+effects (public in the standard game) as features, hand-checked indices, the
+layout and model file that name the group, and `wtsim train --features`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from helpers import user_error, wtsim
+from welcometo_sim.games.welcome_to.data import EFFECTS
+from welcometo_sim.games.welcome_to.effects import legal_plays
+from welcometo_sim.games.welcome_to.game import Seat, play_game
+from welcometo_sim.games.welcome_to.variant import Variant
+from welcometo_sim.learning.evaluator import Evaluator, context_of
+from welcometo_sim.learning.features import (CARD_COLUMNS, GLOBAL_COLUMNS, NEXT_STATES, UNKNOWN_NEXT, Layout,
+                                             global_features, next_counts, phase_of)
+from welcometo_sim.learning.model import ModelError, ValueModel, layout_for
+from welcometo_sim.learning.train import (TrainSettings, TrainingError, init_setting, initial_weights, load_state,
+                                         new_state)
+from strategies.random import RandomStrategy
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE_MODEL = ROOT / "welcometo_sim" / "learning" / "weights" / "base.npz"
+BASE = str(ROOT / "configs" / "base.yaml")
+STC = str(ROOT / "configs" / "shake-that-city.yaml")
+SMALL = ["--round-games", "2", "--eval-every", "4", "--eval-games", "2", "--eval-opponent", "greedy", "--quiet"]
+
+
+def test_next_counts_count_each_effect_kind_and_say_unknown_when_hidden():
+    assert next_counts(("pool", "temp", "pool")) == (0, 0, 0, 2, 1, 0)
+    assert next_counts(("bis",) * 3) == (0, 0, 0, 0, 0, 3)
+    assert next_counts(None) == UNKNOWN_NEXT == (4,) * len(EFFECTS)
+
+
+def test_the_cards_tables_follow_every_other_table():
+    plain = layout_for(Variant().data)
+    cards = layout_for(Variant().data, ("cards",))
+    assert cards != plain and cards.groups == ("cards",) and plain.groups == ()
+    assert {k: v for k, v in cards.offsets.items() if k in plain.offsets} == plain.offsets
+    assert min(cards.offsets[t] for t in cards.offsets if t not in plain.offsets) == plain.size
+    with pytest.raises(ValueError, match="feature groups"):
+        Layout(plain.street_houses, plain.plan_ids, ("cars",))
+
+
+def captured_view(variant: Variant, players: int, seed: int, turn: int):
+    """The first seat's view at `turn` of a random game (with a copy of its sheet)."""
+    seen = []
+
+    class Recorder(RandomStrategy):
+        def choose_play(self, view, plays):
+            if view.turn == turn and view.seat == 0 and not seen:
+                seen.append(replace(view, sheet=view.sheet.copy()))
+            return super().choose_play(view, plays)
+
+    play_game(variant, [Seat(f"s{i}", "random", lambda rng: Recorder(rng)) for i in range(players)], seed)
+    return seen[0]
+
+
+def test_the_card_columns_by_hand():
+    """Two candidates' whole-sheet facts, and the columns the cards group
+    adds worked out from the tables' definitions."""
+    layout = layout_for(Variant().data, ("cards",))
+    view = captured_view(Variant(), 2, 4, 12)
+    context = context_of(view)
+    context.next_counts = (1, 0, 0, 2, 0, 0)  # a surveyor and two pools next
+    counts = np.zeros((2, 20), dtype=np.int64)
+    counts[0, 2] = 1            # one completed estate of three
+    counts[1, 12 + 3] = 2       # two open runs of four
+    counts[1, 18:20] = (3, 4)   # three pools built, four possible
+    real_estate = np.array([[0, 0, 1, 0, 0, 0], [0] * 6])
+    index, _ = global_features(layout, context, counts, real_estate, np.array([2, 5]), np.array([0, 1]))
+    first = GLOBAL_COLUMNS + len(context.plans)
+    assert index.shape == (2, first + CARD_COLUMNS)
+    phase = phase_of(context.turn)
+    o = layout.offsets
+    effects_key = 1 * NEXT_STATES ** 0 + 2 * NEXT_STATES ** 3
+    assert index[0, first] == index[1, first] == o["next"] + phase * NEXT_STATES ** 6 + effects_key
+    # estate of three: real-estate column 1 crossed, one completed, none open; no real-estate effect next
+    estate_key = ((2 * 5 + 1) * 7 + 1) * 5 + 0
+    assert index[0, 2] == o["estate"] + estate_key
+    assert index[0, first + 1 + 2] == o["next_estate"] + estate_key * NEXT_STATES + 0
+    pools_key = (phase * 10 + 3) * 7 + 4
+    assert index[1, first + 7] == o["next_pools"] + pools_key * NEXT_STATES + 2
+    temps_key = (phase * 12 + 5) * 7 + np.clip(5 - context.opponent_temps, -3, 3) + 3
+    assert index[1, first + 8] == o["next_temps"] + temps_key * NEXT_STATES + 0
+    assert index[1, first + 9] == o["next_bis"] + (phase * 10 + 1) * NEXT_STATES + 0
+    assert index[0, first + 10] == o["next_fences"] + ((phase * 10 + 1) * 8 + 0) * NEXT_STATES + 1
+    assert index[1, first + 10] == o["next_fences"] + ((phase * 10 + 0) * 8 + 2) * NEXT_STATES + 1
+
+
+@pytest.mark.parametrize("variant, players, known", [(Variant(), 2, True), (Variant(solo=True), 1, False),
+                                                      (Variant(expert=True), 2, False)],
+                         ids=["base", "solo", "expert"])
+def test_a_decision_sees_the_next_effects_where_the_game_shows_them(variant, players, known):
+    view = captured_view(variant, players, 1, 5)
+    assert context_of(view).next_counts == (next_counts(view.next_effects) if known else UNKNOWN_NEXT)
+    # the sheet as it stands (the previous turn's afterstate) looks ahead to this turn's offers
+    expected = next_counts(tuple(o.effect for o in view.offers)) if known else UNKNOWN_NEXT
+    assert context_of(view, 0, 0).next_counts == expected
+
+
+def test_the_next_effects_change_the_values_only_with_the_cards_group():
+    view = captured_view(Variant(), 2, 2, 6)
+    plays = legal_plays(view.sheet, view.offers)
+    plain, cards = layout_for(Variant().data), layout_for(Variant().data, ("cards",))
+    weights = np.random.default_rng(0).normal(size=cards.size)
+    with_cards = Evaluator(weights, cards).reference_decision(view, plays)
+    without = Evaluator(weights[:plain.size].copy(), plain).reference_decision(view, plays)
+    card_part = weights[with_cards.global_features[:, -CARD_COLUMNS:]].sum(axis=1)
+    assert np.allclose(with_cards.values, without.values + card_part)
+    assert card_part.std() > 0  # the cards columns tell candidates apart, not only the turn
+
+
+def test_a_model_file_names_its_groups_and_a_file_without_them_loads_as_before(tmp_path):
+    cards = layout_for(Variant().data, ("cards",))
+    ValueModel(cards, np.zeros(cards.size)).save(tmp_path / "c.npz")
+    loaded = ValueModel.load(tmp_path / "c.npz")
+    assert loaded.layout == cards and loaded.meta["layout"]["groups"] == ["cards"]
+    base = ValueModel.load(BASE_MODEL)
+    assert base.layout.groups == () and "groups" not in base.meta["layout"]
+
+
+def test_a_model_file_with_an_unknown_group_is_refused_in_one_line(tmp_path):
+    cards = layout_for(Variant().data, ("cards",))
+    path = tmp_path / "c.npz"
+    ValueModel(cards, np.zeros(cards.size)).save(path)
+    with np.load(path) as archive:
+        meta = json.loads(str(archive["meta"]))
+        weights = archive["weights"]
+    meta["layout"]["groups"] = ["cards", "dice"]
+    np.savez_compressed(path, weights=weights, meta=np.array(json.dumps(meta)))
+    with pytest.raises(ModelError, match="groups must be distinct names of cards"):
+        ValueModel.load(path)
+
+
+def test_a_training_with_the_cards_group_starts_from_a_plain_model_its_new_tables_at_zero(tmp_path):
+    plain = ValueModel.load(BASE_MODEL)
+    settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards",))
+    start = settings.learning.initial_weights(str(BASE_MODEL), settings)
+    settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards",),
+                             init=init_setting(str(BASE_MODEL), start))
+    state = new_state(settings)
+    assert len(state.weights) == layout_for(Variant().data, ("cards",)).size
+    assert np.array_equal(state.weights[:plain.layout.size], plain.weights)
+    assert not state.weights[plain.layout.size:].any()
+    assert "--features cards" in state.reproduce("configs/base.yaml", tmp_path)
+
+
+def test_the_cli_trains_with_the_group_keeps_it_on_resume_and_refuses_unknown_ones(tmp_path, capsys):
+    out = tmp_path / "t"
+    code, _, err = wtsim(["train", BASE, "--out", str(out), "--games", "4", "--features", "cards",
+                          "--init", str(BASE_MODEL), *SMALL], capsys)
+    assert code == 0, err
+    assert load_state(out).settings.features == ("cards",)
+    assert ValueModel.load(out / "weights.npz").layout.groups == ("cards",)
+    line = user_error(["train", "--out", str(out), "--games", "8", "--resume", "--features", ""], capsys)
+    assert "--features" in line and "differ from the training" in line
+    code, _, err = wtsim(["train", "--out", str(out), "--games", "8", "--resume", "--quiet"], capsys)
+    assert code == 0, err
+    line = user_error(["train", BASE, "--out", str(tmp_path / "u"), "--games", "2", "--features", "dice", *SMALL],
+                      capsys)
+    assert line == "wtsim: error: --features 'dice': this game's feature groups are cards"
+    line = user_error(["train", STC, "--out", str(tmp_path / "s"), "--games", "2", "--features", "cards",
+                       *SMALL], capsys)
+    assert "this game's feature groups are none" in line
+    assert not (tmp_path / "u").exists() and not (tmp_path / "s").exists()
+
+
+def test_a_plain_training_cannot_start_from_a_cards_model(tmp_path):
+    cards = layout_for(Variant().data, ("cards",))
+    path = tmp_path / "c.npz"
+    ValueModel(cards, np.zeros(cards.size)).save(path)
+    settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3)
+    with pytest.raises(TrainingError, match="another feature layout"):
+        initial_weights(settings, str(path))
