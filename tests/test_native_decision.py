@@ -186,13 +186,13 @@ def test_refusals_and_roundabout_probes_are_the_same_natively(checker):
 
 
 @pytestmark_native
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(sorted(VARIANTS)),
-       scale=st.sampled_from([1e-6, 1.0, 1e6]), groups=st.sampled_from([(), ("cards",)]))
+       scale=st.sampled_from([1e-6, 1.0, 1e6]), groups=st.sampled_from([(), ("cards",), ("wide",), ("cards", "wide")]))
 def test_random_weights_sum_in_the_same_order(seed, name, scale, groups):
     """With weights of mixed signs and magnitudes a different order of the
     additions would show in the last bits of the values (with and without
-    the `cards` feature group: its tables get weights too)."""
+    the feature groups: their tables get weights too)."""
     variant, players = VARIANTS[name]
     rng = np.random.default_rng(seed)
     base = load_model(shipped_path("base")).layout
@@ -227,16 +227,18 @@ def test_seeded_learned_games_have_the_same_records_with_and_without_the_native_
 
 
 @pytestmark_native
-@pytest.mark.parametrize("name, lookahead", [("base", 0), ("base-4", 0), ("base", 3), ("solo", 3), ("expert", 0)])
-def test_seeded_games_of_a_cards_model_are_the_same_with_and_without_the_native_module(name, lookahead, tmp_path,
-                                                                                        monkeypatch):
-    """A model with the `cards` group (random weights on every table): the
+@pytest.mark.parametrize("name, lookahead, groups", [("base", 0, ("cards",)), ("base-4", 0, ("cards", "wide")),
+                                                      ("base", 3, ("cards",)), ("solo", 3, ("cards", "wide")),
+                                                      ("expert", 0, ("cards",)), ("advanced", 0, ("wide",))])
+def test_seeded_games_of_a_model_with_feature_groups_are_the_same_with_and_without_the_native_module(
+        name, lookahead, groups, tmp_path, monkeypatch):
+    """A model with feature groups (random weights on every table): the
     native game's seats read the next effects from the sheet image, and a
     lookahead's samples give the turn after's; the Python seats from their
     views. Solo and expert games hide the next effects."""
     variant, players = VARIANTS[name]
     base = load_model(shipped_path("solo" if variant.solo else "base"))
-    layout = Layout(base.layout.street_houses, base.layout.plan_ids, ("cards",))
+    layout = Layout(base.layout.street_houses, base.layout.plan_ids, groups)
     weights = np.random.default_rng(5).normal(size=layout.size)
     weights[:base.layout.size] += base.weights
     path = tmp_path / "cards.npz"

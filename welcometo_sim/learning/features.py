@@ -29,13 +29,20 @@ roundabouts; and per plan, its id, whether it is still to be had (high or
 low) and how far the sheet's estates cover it.
 
 A layout may add feature groups (`Layout.groups`, named in the model file,
-so that a file without them loads as before). The one group, `cards`, sees
-the next turn's effects, which are public in the standard game (the number
-side of a stack's top card shows the effect it will bring): the multiset of
-the three effects per phase; the estate, pool, temp and bis features again,
-each crossed with how many of the next offers carry that effect; and the
-completed and open estates crossed with the surveyors to come. Where the
-next effects are hidden (solo, expert) every count reads "unknown".
+so that a file without them loads as before; their tables follow every
+other table, in `FEATURE_GROUPS` order, so that a model without a group is
+the first part of one with it):
+
+- `cards` sees the next turn's effects, which are public in the standard
+  game (the number side of a stack's top card shows the effect it will
+  bring): the multiset of the three effects per phase; the estate, pool,
+  temp and bis features again, each crossed with how many of the next
+  offers carry that effect; and the completed and open estates crossed with
+  the surveyors to come. Where the next effects are hidden (solo, expert)
+  every count reads "unknown".
+- `wide`: per street, every window of four neighbouring houses with its
+  three inner fences, each house coded more coarsely than in the windows
+  of three (`WIDE_CODES`), per window position and coarse phase.
 """
 
 from __future__ import annotations
@@ -67,7 +74,7 @@ PLAN_STATUS = 3
 """Plan status: 0 completed by this sheet, 1 open at its high value, 2 open at its low value."""
 
 
-FEATURE_GROUPS = ("cards",)
+FEATURE_GROUPS = ("cards", "wide")
 """The optional table groups a layout may add (see the module docstring)."""
 NEXT_UNKNOWN = 4
 """The next-effect count of every kind when the next effects are hidden."""
@@ -80,6 +87,15 @@ sizes, pools, temps, bis, fences."""
 _KIND = {kind: k for k, kind in enumerate(EFFECTS)}
 NEXT_SURVEYOR, NEXT_REAL_ESTATE, NEXT_POOL, NEXT_TEMP, NEXT_BIS = (_KIND[k] for k in (SURVEYOR, REAL_ESTATE, POOL,
                                                                                           TEMP, BIS))
+
+
+WIDE_SIZE = 4
+WIDE_CODES = np.array([0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7], dtype=np.int64)
+"""A house's code in a wide window, by its code in a window of three: an
+empty house in four buckets of how many numbers still fit it (none, 1-2,
+3-5, 6 or more), then written, pooled, bis, roundabout."""
+N_WIDE_CODES = 8
+WIDE_STATES = N_WIDE_CODES ** WIDE_SIZE * 8
 
 
 def next_counts(effects) -> tuple[int, ...]:
@@ -116,7 +132,7 @@ class Layout:
         self.street_houses = tuple(street_houses)
         self.plan_ids = tuple(plan_ids)
         self.groups = tuple(g for g in FEATURE_GROUPS if g in groups)
-        self.cards = "cards" in self.groups
+        self.cards, self.wide = "cards" in self.groups, "wide" in self.groups
         self.plan_index = {plan: i for i, plan in enumerate(self.plan_ids)}
         self.offsets: dict[str, int] = {}
         size = 1
@@ -127,6 +143,10 @@ class Layout:
         for name, count in self._global_tables():
             self.offsets[name] = size
             size += count
+        if self.wide:
+            for street, n in enumerate(self.street_houses):
+                self.offsets[f"wide{street}"] = size
+                size += N_WINDOW_PHASES * max(n - WIDE_SIZE + 1, 0) * WIDE_STATES
         self.size = size
         self.width = max(self.street_houses)
         streets = range(len(self.street_houses))
@@ -137,6 +157,13 @@ class Layout:
             own = self.street_houses[street] - WINDOW_SIZE + 1
             self.window_base[street, :own] = self.offsets[f"window{street}"] + np.arange(own) * WINDOW_STATES
         self.window_count = np.array([n - WINDOW_SIZE + 1 for n in self.street_houses], dtype=np.int64)
+        # the same for the wide windows (all 0 without the group)
+        self.wide_base = np.zeros((len(self.street_houses), max(self.width - WIDE_SIZE + 1, 0)), dtype=np.int64)
+        self.wide_count = np.array([max(n - WIDE_SIZE + 1, 0) for n in self.street_houses], dtype=np.int64)
+        if self.wide:
+            for street in streets:
+                own = self.wide_count[street]
+                self.wide_base[street, :own] = self.offsets[f"wide{street}"] + np.arange(own) * WIDE_STATES
         self.gap_base = np.array([self.offsets[f"gap{s}"] for s in streets], dtype=np.int64)
         self.run_base = np.array([self.offsets[f"run{s}"] for s in streets], dtype=np.int64)
         self.park_base = np.array([self.offsets[f"park{s}"] for s in streets], dtype=np.int64)
@@ -328,6 +355,9 @@ def street_features(rows: StreetRows, layout: Layout, turn: int) -> tuple[np.nda
     run_idx = np.where(run_start & ~has_round[at], run_idx, 0)
 
     park_idx = layout.park_base[street] + phase * MAX_PARKS + np.minimum(rows.parks, MAX_PARKS - 1)
+    street_tables = [window_idx, gap_idx, run_idx, park_idx[:, None]]
+    if layout.wide:
+        street_tables.append(_wide_features(layout, street, turn, WIDE_CODES[code], fence))
 
     # per row and estate size: completed, unused and open runs
     is_run = (length > 0) & ~has_round & (length <= 6)
@@ -343,8 +373,18 @@ def street_features(rows: StreetRows, layout: Layout, turn: int) -> tuple[np.nda
     counts[:, POOLS_BUILT] = (rows.pools & pool_here).sum(axis=1)
     counts[:, POOLS_POSSIBLE] = (empty & pool_here & (room > 0)).sum(axis=1)
     summary = StreetSummary(counts, rows.park_points[np.arange(count), np.minimum(rows.parks, MAX_PARKS - 1)])
-    features = np.concatenate([window_idx, gap_idx, run_idx, park_idx[:, None]], axis=1)
-    return features, summary
+    return np.concatenate(street_tables, axis=1), summary
+
+
+def _wide_features(layout: Layout, street: np.ndarray, turn: int, code: np.ndarray, fence: np.ndarray
+                   ) -> np.ndarray:
+    """The `wide` group's street features (C, W - 3): every window of four
+    houses (`code`: their wide codes) and its three inner fences."""
+    window = ((((code[:, :-3] * N_WIDE_CODES + code[:, 1:-2]) * N_WIDE_CODES + code[:, 2:-1]) * N_WIDE_CODES
+               + code[:, 3:]) * 8 + fence[:, :-2] * 4 + fence[:, 1:-1] * 2 + fence[:, 2:])
+    base = layout.wide_base[street]
+    shift = (window_phase_of(turn) * layout.wide_count * WIDE_STATES)[street]
+    return np.where(base > 0, base + shift[:, None] + window, 0)
 
 
 @dataclass

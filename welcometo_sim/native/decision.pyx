@@ -143,6 +143,8 @@ cdef enum:
     MAX_WIDTH = 32
     MAX_STREETS = 8
     MAX_DECKS = 8
+    N_WIDE_CODES = 8
+    WIDE_STATES = 32768  # N_WIDE_CODES ** 4 * 8
     CARD_COLUMNS = 11
     N_EFFECTS = 6
     NEXT_STATES = 5
@@ -154,6 +156,7 @@ cdef enum:
 
 cdef i64[19] ROOM_BUCKETS = [0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6]
 cdef i64[8] BUILT_CODES = [7, 8, 9, 9, 10, 10, 10, 10]
+cdef i64[11] WIDE_CODES = [0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7]  # features.WIDE_CODES
 
 cdef enum:
     PHASE_TURNS = 64
@@ -473,6 +476,9 @@ cdef class _Sheet:
     cdef i64 gap_base[MAX_STREETS]
     cdef i64 run_base[MAX_STREETS]
     cdef i64 park_base[MAX_STREETS]
+    cdef bint wide                         # the layout has the `wide` group
+    cdef i64 wide_base[MAX_STREETS][MAX_WIDTH]
+    cdef i64 wide_count[MAX_STREETS]
 
 
 cdef int _set_layout(_Sheet out, layout) except -1:
@@ -485,7 +491,12 @@ cdef int _set_layout(_Sheet out, layout) except -1:
     cdef const i64[::1] window_count = layout.window_count, gap_base = layout.gap_base
     cdef const i64[::1] run_base = layout.run_base, park_base = layout.park_base
     out.width, out.layout_streets = width, n_streets
+    out.wide = layout.wide
+    cdef const i64[:, ::1] wide_base = layout.wide_base
     for s in range(n_streets):
+        out.wide_count[s] = layout.wide_count[s]
+        for h in range(wide_base.shape[1]):
+            out.wide_base[s][h] = wide_base[s, h]
         for h in range(window_base.shape[1]):
             out.window_base[s][h] = window_base[s, h]
         out.window_count[s] = window_count[s]
@@ -735,6 +746,25 @@ cdef void _street_features(_Sheet base, const i64* spec, i64 phase, i64 window_p
 
     features[3 * w - 2] = base.park_base[street] + phase * MAX_PARKS + imin(parks, MAX_PARKS - 1)
     park_points[0] = base.park_points[street][imin(parks, MAX_PARKS - 1)]
+    if base.wide:
+        _wide_features(base, street, window_phase, code, fences, features + 3 * w - 1)
+
+
+cdef void _wide_features(_Sheet base, Py_ssize_t street, i64 window_phase, const i64* code, const u8* fences,
+                         i64* out) noexcept:
+    """features._wide_features of one street (its houses' codes in windows
+    of three, `code`): width - 3 features into `out`."""
+    cdef Py_ssize_t h
+    cdef i64 wide_base, shift = window_phase * base.wide_count[street] * WIDE_STATES
+    for h in range(base.width - 3):
+        wide_base = base.wide_base[street][h]
+        if wide_base > 0:
+            out[h] = (wide_base + shift
+                      + (((WIDE_CODES[code[h]] * N_WIDE_CODES + WIDE_CODES[code[h + 1]]) * N_WIDE_CODES
+                          + WIDE_CODES[code[h + 2]]) * N_WIDE_CODES + WIDE_CODES[code[h + 3]]) * 8
+                      + fences[h] * 4 + fences[h + 1] * 2 + fences[h + 2])
+        else:
+            out[h] = 0
 
 
 # ------------------------------------------------------------- whole sheet
@@ -1545,7 +1575,7 @@ cdef class Decider:
         # worked out). The counts of a street are at most its houses, so when
         # the streets' houses are fewer than 256 their counts, summed over
         # the streets, add up exactly one per byte (`packed_counts`).
-        cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1
+        cdef Py_ssize_t n_variants = out.n_specs, n_features = 3 * width - 1 + (width - 3 if base.wide else 0)
         cdef i64* features = self.features.need(n_variants * n_features)
         cdef i64* counts = self.counts.need(n_variants * COUNTS)
         cdef double* street_value = <double*>self.street_values.need(n_variants)  # i64 and double: 8 bytes

@@ -1,6 +1,7 @@
-"""The `cards` feature group of the learned evaluation: the next turn's
-effects (public in the standard game) as features, hand-checked indices, the
-layout and model file that name the group, and `wtsim train --features`."""
+"""The feature groups of the learned evaluation: `cards` (the next turn's
+effects, public in the standard game) and `wide` (windows of four houses),
+hand-checked indices, the layout and model file that name the groups, and
+`wtsim train --features`."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from welcometo_sim.games.welcome_to.effects import legal_plays
 from welcometo_sim.games.welcome_to.game import Seat, play_game
 from welcometo_sim.games.welcome_to.variant import Variant
 from welcometo_sim.learning.evaluator import Evaluator, context_of
-from welcometo_sim.learning.features import (CARD_COLUMNS, GLOBAL_COLUMNS, NEXT_STATES, UNKNOWN_NEXT, Layout,
-                                             global_features, next_counts, phase_of)
+from welcometo_sim.learning.features import (CARD_COLUMNS, GLOBAL_COLUMNS, NEXT_STATES, UNKNOWN_NEXT, WIDE_STATES,
+                                             Layout, global_features, next_counts, phase_of, sheet_rows,
+                                             street_features, window_phase_of)
+from welcometo_sim.games.welcome_to.sheet import Sheet
 from welcometo_sim.learning.model import ModelError, ValueModel, layout_for
 from welcometo_sim.learning.train import (TrainSettings, TrainingError, init_setting, initial_weights, load_state,
                                          new_state)
@@ -116,6 +119,30 @@ def test_the_next_effects_change_the_values_only_with_the_cards_group():
     assert card_part.std() > 0  # the cards columns tell candidates apart, not only the turn
 
 
+def test_the_wide_windows_by_hand():
+    """Street 0 of a sheet with 3 written in house 1 and a fence after house
+    2: its first wide windows, worked out from the codes' definitions."""
+    plain = layout_for(Variant().data)
+    layout = layout_for(Variant().data, ("wide",))
+    sheet = Sheet(Variant().data)
+    sheet.numbers[0][1] = 3
+    sheet.fences[0][2] = True  # between houses 2 and 3: the last inner fence of the first window
+    turn = 14
+    features, _ = street_features(sheet_rows(sheet, layout.width), layout, turn)
+    plain_features, _ = street_features(sheet_rows(sheet, plain.width), plain, turn)
+    width = layout.width
+    assert np.array_equal(features[:, :3 * width - 1], plain_features)  # the other tables first, unchanged
+    wide = features[0, 3 * width - 1:]
+    assert len(wide) == width - 3
+    # house 0: numbers 0-2 fit (3 numbers: wide code 2); house 1: written (4); houses 2, 3, 4: 4..17 fit (3)
+    start = layout.offsets["wide0"] + window_phase_of(turn) * layout.wide_count[0] * WIDE_STATES
+    assert wide[0] == start + (((2 * 8 + 4) * 8 + 3) * 8 + 3) * 8 + 0b001
+    assert wide[1] == start + WIDE_STATES + (((4 * 8 + 3) * 8 + 3) * 8 + 3) * 8 + 0b010
+    assert wide[2] == start + 2 * WIDE_STATES + (((3 * 8 + 3) * 8 + 3) * 8 + 3) * 8 + 0b100
+    street_10 = layout.street_houses[0] - 3  # street 0 has fewer houses than the widest: no window past its end
+    assert not wide[street_10:].any()
+
+
 def test_a_model_file_names_its_groups_and_a_file_without_them_loads_as_before(tmp_path):
     cards = layout_for(Variant().data, ("cards",))
     ValueModel(cards, np.zeros(cards.size)).save(tmp_path / "c.npz")
@@ -134,7 +161,7 @@ def test_a_model_file_with_an_unknown_group_is_refused_in_one_line(tmp_path):
         weights = archive["weights"]
     meta["layout"]["groups"] = ["cards", "dice"]
     np.savez_compressed(path, weights=weights, meta=np.array(json.dumps(meta)))
-    with pytest.raises(ModelError, match="groups must be distinct names of cards"):
+    with pytest.raises(ModelError, match="groups must be distinct names of cards, wide"):
         ValueModel.load(path)
 
 
@@ -164,7 +191,7 @@ def test_the_cli_trains_with_the_group_keeps_it_on_resume_and_refuses_unknown_on
     assert code == 0, err
     line = user_error(["train", BASE, "--out", str(tmp_path / "u"), "--games", "2", "--features", "dice", *SMALL],
                       capsys)
-    assert line == "wtsim: error: --features 'dice': this game's feature groups are cards"
+    assert line == "wtsim: error: --features 'dice': this game's feature groups are cards, wide"
     line = user_error(["train", STC, "--out", str(tmp_path / "s"), "--games", "2", "--features", "cards",
                        *SMALL], capsys)
     assert "this game's feature groups are none" in line
