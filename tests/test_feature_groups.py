@@ -205,3 +205,19 @@ def test_a_plain_training_cannot_start_from_a_cards_model(tmp_path):
     settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3)
     with pytest.raises(TrainingError, match="another feature layout"):
         initial_weights(settings, str(path))
+
+
+def test_a_training_with_more_groups_starts_from_a_model_whose_groups_come_first(tmp_path):
+    """Groups follow one another in a fixed order: a `cards` model is the
+    first part of a `cards,wide` one, a `wide` model is not."""
+    data = Variant().data
+    for groups in (("cards",), ("wide",)):
+        layout = layout_for(data, groups)
+        ValueModel(layout, np.arange(layout.size) % 7 / 8)  # exact in float32.save(tmp_path / f"{groups[0]}.npz")
+    settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards", "wide"))
+    start = initial_weights(settings, str(tmp_path / "cards.npz"))
+    cards = layout_for(data, ("cards",))
+    assert np.array_equal(start[:cards.size], np.arange(cards.size) % 7 / 8)
+    assert not start[cards.size:].any() and len(start) == layout_for(data, ("cards", "wide")).size
+    with pytest.raises(TrainingError, match="another feature layout"):
+        initial_weights(settings, str(tmp_path / "wide.npz"))

@@ -127,8 +127,8 @@ def _resume_notice(state: TrainingState, folder: Path, games: int | None, steps:
                    "of zero: a model for one family (a board, the advanced rules) trained on from the base model.")
 @click.option("--features", default="", metavar="GROUP,...",
               help="Optional feature groups of the value model. Welcome To: 'cards' (the next turn's effects, "
-                   "public in the standard game); --init may name a model without them (their weights start at "
-                   "zero).  [default: none]")
+                   "public in the standard game), 'wide' (windows of four houses); --init may name a model "
+                   "without them (their weights start at zero).  [default: none]")
 @click.option("--resume", is_flag=True,
               help="Continue the training in --out from its checkpoint; its settings are kept (an option that "
                    "differs is refused), --games, --seconds, --jobs and --rate-after may change.")
