@@ -213,7 +213,7 @@ def test_a_training_with_more_groups_starts_from_a_model_whose_groups_come_first
     data = Variant().data
     for groups in (("cards",), ("wide",)):
         layout = layout_for(data, groups)
-        ValueModel(layout, np.arange(layout.size) % 7 / 8)  # exact in float32.save(tmp_path / f"{groups[0]}.npz")
+        ValueModel(layout, np.arange(layout.size) % 7 / 8).save(tmp_path / f"{groups[0]}.npz")  # exact in float32
     settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards", "wide"))
     start = initial_weights(settings, str(tmp_path / "cards.npz"))
     cards = layout_for(data, ("cards",))
