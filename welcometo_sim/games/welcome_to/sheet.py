@@ -595,8 +595,9 @@ def render_sheet(sheet: Sheet) -> str:
     lines.append(
         f"pools {sheet.n_pools}  temps {sheet.temps}  bis {sheet.n_bis}  "
         f"refusals {sheet.refusals}  roundabouts {sheet.n_roundabouts}  "
-        f"real estate [{re_cols}]  plans {plans}"
+        f"real estate [{re_cols}]"
     )
+    lines.append(f"plans {plans}")  # a line of its own: three completed plans would not fit 100 columns above
     if sheet.board is not None:
         lines.extend(sheet.board.lines(sheet))  # type: ignore[attr-defined]
     return "\n".join(lines)
