@@ -28,7 +28,8 @@ from welcometo_sim.learning.train import (TrainSettings, TrainingError, init_set
 from strategies.random import RandomStrategy
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE_MODEL = ROOT / "welcometo_sim" / "learning" / "weights" / "base.npz"
+PLAIN_MODEL = ROOT / "training" / "base-1m" / "weights.npz"
+"""A base model without feature groups (the one the shipped base model was trained on from)."""
 BASE = str(ROOT / "configs" / "base.yaml")
 STC = str(ROOT / "configs" / "shake-that-city.yaml")
 SMALL = ["--round-games", "2", "--eval-every", "4", "--eval-games", "2", "--eval-opponent", "greedy", "--quiet"]
@@ -148,8 +149,9 @@ def test_a_model_file_names_its_groups_and_a_file_without_them_loads_as_before(t
     ValueModel(cards, np.zeros(cards.size)).save(tmp_path / "c.npz")
     loaded = ValueModel.load(tmp_path / "c.npz")
     assert loaded.layout == cards and loaded.meta["layout"]["groups"] == ["cards"]
-    base = ValueModel.load(BASE_MODEL)
-    assert base.layout.groups == () and "groups" not in base.meta["layout"]
+    plain = ValueModel.load(PLAIN_MODEL)
+    assert plain.layout.groups == () and "groups" not in plain.meta["layout"]
+    assert plain.layout.size < cards.size
 
 
 def test_a_model_file_with_an_unknown_group_is_refused_in_one_line(tmp_path):
@@ -166,11 +168,11 @@ def test_a_model_file_with_an_unknown_group_is_refused_in_one_line(tmp_path):
 
 
 def test_a_training_with_the_cards_group_starts_from_a_plain_model_its_new_tables_at_zero(tmp_path):
-    plain = ValueModel.load(BASE_MODEL)
+    plain = ValueModel.load(PLAIN_MODEL)
     settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards",))
-    start = settings.learning.initial_weights(str(BASE_MODEL), settings)
+    start = settings.learning.initial_weights(str(PLAIN_MODEL), settings)
     settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3, features=("cards",),
-                             init=init_setting(str(BASE_MODEL), start))
+                             init=init_setting(str(PLAIN_MODEL), start))
     state = new_state(settings)
     assert len(state.weights) == layout_for(Variant().data, ("cards",)).size
     assert np.array_equal(state.weights[:plain.layout.size], plain.weights)
@@ -181,7 +183,7 @@ def test_a_training_with_the_cards_group_starts_from_a_plain_model_its_new_table
 def test_the_cli_trains_with_the_group_keeps_it_on_resume_and_refuses_unknown_ones(tmp_path, capsys):
     out = tmp_path / "t"
     code, _, err = wtsim(["train", BASE, "--out", str(out), "--games", "4", "--features", "cards",
-                          "--init", str(BASE_MODEL), *SMALL], capsys)
+                          "--init", str(PLAIN_MODEL), *SMALL], capsys)
     assert code == 0, err
     assert load_state(out).settings.features == ("cards",)
     assert ValueModel.load(out / "weights.npz").layout.groups == ("cards",)
@@ -203,7 +205,7 @@ def test_a_plain_training_cannot_start_from_a_cards_model(tmp_path):
     path = tmp_path / "c.npz"
     ValueModel(cards, np.zeros(cards.size)).save(path)
     settings = TrainSettings(variant=Variant().to_record(), players=2, seed=3)
-    with pytest.raises(TrainingError, match="another feature layout"):
+    with pytest.raises(TrainingError, match="another feature layout.*; add --features cards to train on from it"):
         initial_weights(settings, str(path))
 
 

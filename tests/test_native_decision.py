@@ -109,7 +109,7 @@ class Checker:
     """Compares the two decisions of every view a seat is asked to play
     (with `weights`), counting the decisions and candidates compared."""
 
-    def __init__(self, weights: np.ndarray | None = None, groups: tuple[str, ...] = ()) -> None:
+    def __init__(self, weights: np.ndarray | None = None, groups: tuple[str, ...] | None = None) -> None:
         self.weights = weights
         self.groups = groups
         self.decisions = 0
@@ -118,8 +118,9 @@ class Checker:
 
     def evaluator(self, view) -> Evaluator:
         model = load_model(shipped_path("solo" if view.variant.solo else "base"))
-        layout = Layout(model.layout.street_houses, model.layout.plan_ids, self.groups)
-        return Evaluator(model.weights if self.weights is None else self.weights, layout)
+        if self.groups is None:  # the shipped model as it is
+            return Evaluator(model.weights if self.weights is None else self.weights, model.layout)
+        return Evaluator(self.weights, Layout(model.layout.street_houses, model.layout.plan_ids, self.groups))
 
     def check(self, evaluator: Evaluator, view, plays, values_only: bool = False):
         """The reference decision, or with `values_only` what `Evaluator.values`

@@ -235,6 +235,7 @@ def sheet_image(decision, layout, view) -> np.ndarray:
     for deck in range(len(view.plans)):
         image[at + whole["plan_done"] + deck] = context.plan_done[deck]
         image[at + whole["plan_high"] + deck] = context.plan_high[deck]
+    image[at + whole["next_counts"]:at + whole["next_counts"] + len(context.next_counts)] = context.next_counts
     return image
 
 

@@ -13,7 +13,8 @@ from welcometo_sim.learning.model import ValueModel
 from welcometo_sim.learning.train import TrainSettings, init_setting, load_state, new_state, train
 
 ROOT = Path(__file__).resolve().parents[1]
-BASE_MODEL = ROOT / "welcometo_sim" / "learning" / "weights" / "base.npz"
+BASE_MODEL = ROOT / "training" / "base" / "weights.npz"
+"""The first base model, which the ice-cream and christmas models were trained on from."""
 ICE_CREAM = str(ROOT / "configs" / "ice-cream.yaml")
 STC = str(ROOT / "configs" / "shake-that-city.yaml")
 SMALL = ["--round-games", "2", "--eval-every", "4", "--eval-games", "2", "--eval-opponent", "greedy", "--quiet"]

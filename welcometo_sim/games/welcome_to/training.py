@@ -107,10 +107,12 @@ class WelcomeToLearning:
         layout = _layout(settings)
         fewer = Layout(layout.street_houses, layout.plan_ids, model.layout.groups)
         if model.layout != fewer or layout.groups[:len(model.layout.groups)] != model.layout.groups:
+            hint = (f"; add --features {','.join(model.layout.groups)} to train on from it"
+                    if model.layout == Layout(layout.street_houses, layout.plan_ids, model.layout.groups) else "")
             raise ModelError(f"made for another feature layout (streets of {model.layout.street_houses} houses, "
                              f"{len(model.layout.plan_ids)} plans, groups {list(model.layout.groups)}) than this "
                              f"training's (streets of {layout.street_houses} houses, {len(layout.plan_ids)} plans, "
-                             f"groups {list(layout.groups)})")
+                             f"groups {list(layout.groups)}){hint}")
         weights = np.zeros(layout.size, dtype=np.float64)
         weights[:model.layout.size] = model.weights
         return weights
