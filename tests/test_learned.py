@@ -284,7 +284,10 @@ def test_the_weights_file_round_trips(tmp_path):
 def test_the_shipped_models_load_and_name_their_training():
     for family in SHIPPED:
         model = ValueModel.load(shipped_path(family))
-        assert model.layout == layout_for(DEFAULT_DATA)
+        # the base model sees the next turn's effects (its training's --features)
+        groups = ("cards",) if family == "base" else ()
+        assert model.layout == layout_for(DEFAULT_DATA, groups)
+        assert model.meta["training"].get("features", []) == list(groups)
         assert model.meta["family"] == family
         assert model.meta["command"].startswith("wtsim train")
         assert model.meta["games"] > 0
