@@ -195,8 +195,8 @@ class Layout:
 
     @staticmethod
     def _card_tables() -> list[tuple[str, int]]:
-        """The `cards` group's tables, after every other (so that a model
-        without them is a prefix of one with them)."""
+        """The `cards` group's tables, after the plain ones (so that a model
+        without them is the first part of one with them; `wide`'s follow)."""
         return [
             ("next", N_PHASES * NEXT_STATES ** len(EFFECTS)),
             ("next_estate", 6 * 5 * 7 * 5 * NEXT_STATES),
