@@ -932,6 +932,8 @@ cdef class LearnedSeats:
         if self.unseen is None:
             self.unseen = self.deck.unseen(seat)
         samples = [next_turn_cards(_SampleView(self, offers), rng) for _ in range(draws)]
+        # each sample's offers and the turn after's effects, counted once for every candidate
+        looks = [(sample.offers, next_counts(sample.next_effects)) for sample in samples]
         judged = np.empty(len(order))
         cdef NativeSheet after
         cdef Py_ssize_t slot, count, plain
@@ -952,8 +954,8 @@ cdef class LearnedSeats:
                     judged[slot] = values[order[slot]]
                     continue
                 total = 0.0
-                for next_offers, _hand, effects_after in samples:
-                    self.next_counts = next_counts(effects_after)
+                for next_offers, counts in looks:
+                    self.next_counts = counts
                     count = after._count_plays(next_offers, &plain)
                     self._describe(after, seat, next_offers, count)
                     total += decider.native_best_value(next_offers, count, plain == 0)
